@@ -1,0 +1,238 @@
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
+import type { SecretBox } from '../lib/crypto.js';
+import { sha256Hex } from '../lib/crypto.js';
+import { newId } from '../lib/ids.js';
+import { decodeCursor, encodeCursor, type Page } from '../lib/pagination.js';
+import { placeholdersOf } from '../lib/template.js';
+import type { AgentRow, AgentsRepository, NewAgentRow } from './agents.repository.js';
+import {
+  type CreateAgentInput,
+  DEFAULT_OUTCOMES,
+  type SimulatorScenario,
+  type UpdateAgentInput,
+} from './agents.schemas.js';
+import { buildInstructions, deriveApiToken, type Instructions, issueCredentials } from './credentials.js';
+
+/** An agent as the API shows it. */
+export interface AgentView {
+  id: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+  provider: string;
+  providerCredentialId: string | null;
+  prompt: string;
+  firstMessage: string;
+  fromNumber: string | null;
+  disableSignatureVerification: boolean;
+  maxConcurrentCalls: number | null;
+  rateLimitPerMinute: number | null;
+  maxCallDurationSeconds: number;
+  toolIds: string[];
+  outcomes: string[];
+  simulator: SimulatorScenario | null;
+  providerSync: { state: 'synced' | 'pending' | 'failed'; error?: string; syncedAt?: string };
+  /** Whether click-to-call can start calls through this agent (CONTRACT §2 "Configured"). */
+  configured: boolean;
+  /** The `{{variables}}` the prompt and first message use. */
+  variables: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AgentCredentials {
+  apiToken: string;
+  apiSecret: string;
+  endpoint: string;
+  instructions: string;
+  examples: Instructions['examples'];
+}
+
+/** What click-to-call needs of an agent, resolved from its API token. */
+export interface CallTriggerAgent {
+  row: AgentRow;
+  apiSecret: string;
+}
+
+/** CONTRACT §2: click to call, a provider, and for real providers a credential and a caller id. */
+export function isConfigured(
+  agent: Pick<AgentRow, 'type' | 'provider' | 'providerCredentialId' | 'fromNumber'>,
+): boolean {
+  if (agent.type !== 'click_to_call') return false;
+  if (agent.provider === 'simulator') return true;
+  return Boolean(agent.providerCredentialId && agent.fromNumber);
+}
+
+function toView(row: AgentRow): AgentView {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    enabled: row.enabled,
+    provider: row.provider,
+    providerCredentialId: row.providerCredentialId,
+    prompt: row.prompt,
+    firstMessage: row.firstMessage,
+    fromNumber: row.fromNumber,
+    disableSignatureVerification: row.disableSignatureVerification,
+    maxConcurrentCalls: row.maxConcurrentCalls,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+    maxCallDurationSeconds: row.maxCallDurationSeconds,
+    toolIds: row.toolIds,
+    outcomes: row.outcomes,
+    simulator: (row.simulator as SimulatorScenario | null) ?? null,
+    // The simulator has nothing to publish to; real providers' sync arrives with their adapters.
+    providerSync: { state: 'synced', syncedAt: row.updatedAt.toISOString() },
+    configured: isConfigured(row),
+    variables: placeholdersOf(row.prompt, row.firstMessage),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+type AgentSettings = Omit<NewAgentRow, 'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'deletedAt'>;
+
+/** The rules a whole agent must satisfy that a JSON Schema cannot say. */
+function checkAgent(agent: AgentSettings): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (agent.fromNumber != null && !isValidPhoneNumber(agent.fromNumber)) {
+    problems.push({ path: '$.fromNumber', message: 'must be a valid phone number in E.164 format, e.g. +14155550100' });
+  } else if (agent.fromNumber != null && !/^\+[1-9]\d{1,14}$/.test(agent.fromNumber)) {
+    problems.push({ path: '$.fromNumber', message: 'must be in E.164 format: a plus sign and digits only' });
+  }
+  if (agent.provider === 'simulator' && agent.providerCredentialId != null) {
+    problems.push({ path: '$.providerCredentialId', message: 'must be null for the simulator provider' });
+  } else if (agent.providerCredentialId != null) {
+    // Provider credentials are not part of this release yet: no id can name one.
+    problems.push({ path: '$.providerCredentialId', message: 'no provider credential with this id exists' });
+  }
+  (agent.toolIds ?? []).forEach((_, index) => {
+    problems.push({ path: `$.toolIds[${index}]`, message: 'no tool with this id exists in the organization' });
+  });
+  const scenario = agent.simulator as SimulatorScenario | null | undefined;
+  const status = scenario?.outcome?.status;
+  if (status && !(agent.outcomes ?? []).includes(status)) {
+    problems.push({ path: '$.simulator.outcome.status', message: "must be one of the agent's outcomes" });
+  }
+  return problems;
+}
+
+export interface AgentsServiceDeps {
+  repository: AgentsRepository;
+  secretBox: SecretBox;
+  /** The public base URL, for the endpoint shown with credentials. */
+  publicUrl: string;
+}
+
+export function createAgentsService({ repository, secretBox, publicUrl }: AgentsServiceDeps) {
+  const endpoint = `${publicUrl}/api/click-to-call`;
+
+  async function findOrThrow(organizationId: string, id: string): Promise<AgentRow> {
+    const row = await repository.find(organizationId, id);
+    if (!row) throw notFound('Agent');
+    return row;
+  }
+
+  return {
+    async create(organizationId: string, input: CreateAgentInput): Promise<AgentView> {
+      const settings: AgentSettings = {
+        name: input.name,
+        type: input.type ?? 'click_to_call',
+        enabled: input.enabled ?? true,
+        provider: input.provider ?? 'simulator',
+        providerCredentialId: input.providerCredentialId ?? null,
+        prompt: input.prompt ?? '',
+        firstMessage: input.firstMessage ?? '',
+        fromNumber: input.fromNumber ?? null,
+        disableSignatureVerification: input.disableSignatureVerification ?? false,
+        maxConcurrentCalls: input.maxConcurrentCalls ?? null,
+        rateLimitPerMinute: input.rateLimitPerMinute === undefined ? 60 : input.rateLimitPerMinute,
+        maxCallDurationSeconds: input.maxCallDurationSeconds ?? 3600,
+        toolIds: input.toolIds ?? [],
+        outcomes: input.outcomes ?? DEFAULT_OUTCOMES,
+        simulator: input.simulator ?? null,
+      };
+      const problems = checkAgent(settings);
+      if (problems.length > 0) throw validationError(problems);
+      const id = newId('agt');
+      const credentials = settings.type === 'click_to_call' ? issueCredentials(secretBox, id).columns : {};
+      return toView(await repository.insert({ id, organizationId, ...settings, ...credentials }));
+    },
+
+    async list(organizationId: string, query: { cursor?: string; limit?: number }): Promise<Page<AgentView>> {
+      const limit = query.limit ?? 20;
+      const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      const rows = await repository.list(organizationId, { beforeId, limit: limit + 1 });
+      const page = rows.slice(0, limit);
+      return {
+        data: page.map(toView),
+        nextCursor: rows.length > limit && page.length > 0 ? encodeCursor(page[page.length - 1]!.id) : null,
+      };
+    },
+
+    async get(organizationId: string, id: string): Promise<AgentView> {
+      return toView(await findOrThrow(organizationId, id));
+    },
+
+    async update(organizationId: string, id: string, patch: UpdateAgentInput): Promise<AgentView> {
+      const current = await findOrThrow(organizationId, id);
+      const changes = Object.fromEntries(
+        Object.entries(patch).filter(([, v]) => v !== undefined),
+      ) as Partial<AgentSettings>;
+      const merged: AgentSettings = { ...current, ...changes };
+      // Switching away from a real provider drops its credential rather than failing the change.
+      if (changes.provider === 'simulator' && changes.providerCredentialId === undefined) {
+        merged.providerCredentialId = null;
+        changes.providerCredentialId = null;
+      }
+      const problems = checkAgent(merged);
+      if (problems.length > 0) throw validationError(problems);
+      const credentials =
+        merged.type === 'click_to_call' && !current.apiTokenHash ? issueCredentials(secretBox, id).columns : {};
+      const updated = await repository.update(organizationId, id, { ...changes, ...credentials });
+      if (!updated) throw notFound('Agent');
+      return toView(updated);
+    },
+
+    async remove(organizationId: string, id: string): Promise<void> {
+      if (!(await repository.softDelete(organizationId, id))) throw notFound('Agent');
+    },
+
+    async credentials(organizationId: string, id: string): Promise<AgentCredentials> {
+      const row = await findOrThrow(organizationId, id);
+      if (row.type !== 'click_to_call' || !row.apiTokenNonce || !row.apiSecretSealed) {
+        throw new ApiError('conflict', 'Only agents of type click_to_call have credentials');
+      }
+      const apiToken = deriveApiToken(secretBox, row.id, row.apiTokenNonce);
+      const apiSecret = secretBox.decrypt(row.apiSecretSealed, row.id);
+      const instructions = buildInstructions({
+        endpoint,
+        apiToken,
+        apiSecret,
+        variables: placeholdersOf(row.prompt, row.firstMessage),
+        signatureRequired: !row.disableSignatureVerification,
+      });
+      return { apiToken, apiSecret, endpoint, instructions: instructions.text, examples: instructions.examples };
+    },
+
+    /** Replaces token and secret together; the old pair stops working with this write. */
+    async rotateCredentials(organizationId: string, id: string): Promise<AgentCredentials> {
+      const row = await findOrThrow(organizationId, id);
+      if (row.type !== 'click_to_call')
+        throw new ApiError('conflict', 'Only agents of type click_to_call have credentials');
+      const updated = await repository.update(organizationId, id, issueCredentials(secretBox, id).columns);
+      if (!updated) throw notFound('Agent');
+      return this.credentials(organizationId, id);
+    },
+
+    /** The agent a click-to-call token belongs to, with its secret; undefined when none does. */
+    async findByApiToken(apiToken: string): Promise<CallTriggerAgent | undefined> {
+      const row = await repository.findByTokenHash(sha256Hex(apiToken));
+      if (!row?.apiSecretSealed) return undefined;
+      return { row, apiSecret: secretBox.decrypt(row.apiSecretSealed, row.id) };
+    },
+  };
+}
+
+export type AgentsService = ReturnType<typeof createAgentsService>;

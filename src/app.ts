@@ -1,0 +1,116 @@
+import fastifyCookie from '@fastify/cookie';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createAgentsRepository } from './agents/agents.repository.js';
+import { agentsRoutes } from './agents/agents.routes.js';
+import { createAgentsService } from './agents/agents.service.js';
+import { createAuthRepository } from './auth/auth.repository.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { createAuthService } from './auth/auth.service.js';
+import { createCallsRepository } from './calls/calls.repository.js';
+import { callsRoutes } from './calls/calls.routes.js';
+import { createCallsService } from './calls/calls.service.js';
+import { createClickToCallRepository } from './click-to-call/click-to-call.repository.js';
+import { clickToCallRoutes } from './click-to-call/click-to-call.routes.js';
+import { createClickToCallService } from './click-to-call/click-to-call.service.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { registerApiErrorHandler } from './errors.js';
+import { healthRoutes } from './health/health.routes.js';
+import { runPeriodically } from './jobs/periodic.js';
+import { createSecretBox } from './lib/crypto.js';
+import { newId } from './lib/ids.js';
+import { createSimulator } from './providers/simulator/simulator.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  masterKey: Buffer;
+  /** Fastify's logger option; default: pino at `config.logLevel` with secrets redacted. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Header and body paths that may carry a secret; pino replaces them before a line is written. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["api-key"]',
+  'req.headers.signature',
+  'res.headers["set-cookie"]',
+  '*.apiKey',
+  '*.apiSecret',
+  '*.apiToken',
+  '*.password',
+];
+
+/** Validators for bodies never coerce types ("42" is not 42); query strings do, as URLs carry text. */
+function validatorCompiler() {
+  const strict = addFormats.default(new Ajv.default({ allErrors: true, coerceTypes: false, strict: false }));
+  const lenient = addFormats.default(new Ajv.default({ allErrors: true, coerceTypes: 'array', strict: false }));
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+    (httpPart === 'body' ? strict : lenient).compile(schema);
+}
+
+/**
+ * The composition root: builds every service once from its explicit dependencies and registers
+ * every route. Background work (the duration sweep) runs unless `config.role` is `api`.
+ */
+export async function buildApp({ config, database, masterKey, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: REDACTED_PATHS },
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(validatorCompiler());
+  await app.register(fastifyCookie);
+  registerApiErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const { db } = database;
+  const secretBox = createSecretBox(masterKey);
+  const auth = createAuthService({ repository: createAuthRepository(db), signup: config.signup });
+  const agents = createAgentsService({
+    repository: createAgentsRepository(db),
+    secretBox,
+    publicUrl: config.publicUrl,
+  });
+  const calls = createCallsService({ repository: createCallsRepository(db) });
+  const simulator = createSimulator({
+    onEvent: (event) => calls.applyEvent(event),
+    onError: (err, callId) => app.log.error({ err, callId }, 'could not record a simulated call event'),
+  });
+  const clickToCallRepository = createClickToCallRepository(db);
+  const clickToCall = createClickToCallService({
+    agents,
+    calls,
+    repository: clickToCallRepository,
+    providers: { simulator },
+    onError: (err, context) => app.log.error({ err }, `click-to-call: failed ${context}`),
+  });
+
+  await app.register(healthRoutes, { database });
+  await app.register(authRoutes, { auth });
+  await app.register(agentsRoutes, { auth, agents });
+  await app.register(callsRoutes, { auth, calls });
+  await app.register(clickToCallRoutes, { clickToCall });
+
+  if (config.role !== 'api') {
+    const sweep = runPeriodically(
+      async () => {
+        const closed = await calls.closeOverdueCalls();
+        if (closed > 0) app.log.info({ closed }, 'closed calls past their maximum duration');
+        await clickToCallRepository.pruneExpired(new Date());
+      },
+      config.sweepIntervalMs,
+      (err) => app.log.error({ err }, 'the duration sweep failed'),
+    );
+    app.addHook('onClose', () => sweep.stop());
+  }
+  app.addHook('onClose', () => simulator.close());
+  return app;
+}

@@ -1,0 +1,117 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { apiKeys, organizations, sessions, users } from '../db/schema/index.js';
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export interface Principal {
+  organizationId: string;
+  userId: string | null;
+}
+
+export function createAuthRepository(db: Db) {
+  return {
+    /** Creates the organization, its first user and its first API key together, or none of them. */
+    async createOrganization(input: {
+      organization: typeof organizations.$inferInsert;
+      user: typeof users.$inferInsert;
+      apiKey: typeof apiKeys.$inferInsert;
+    }): Promise<{ ok: true } | { ok: false; reason: 'email_taken' }> {
+      const emailTaken = { ok: false as const, reason: 'email_taken' as const };
+      try {
+        return await db.transaction(async (tx) => {
+          const taken = await tx
+            .select({ id: users.id })
+            .from(users)
+            .where(sql`lower(${users.email}) = lower(${input.user.email})`)
+            .limit(1);
+          if (taken.length > 0) return emailTaken;
+          await tx.insert(organizations).values(input.organization);
+          const inserted = await tx.insert(users).values(input.user).onConflictDoNothing().returning({ id: users.id });
+          // Lost a race for the same email: undo the organization too.
+          if (inserted.length === 0) throw emailTaken;
+          await tx.insert(apiKeys).values(input.apiKey);
+          return { ok: true as const };
+        });
+      } catch (error) {
+        if (error === emailTaken) return emailTaken;
+        throw error;
+      }
+    },
+
+    async findUserByEmail(email: string): Promise<(UserRow & { organizationName: string }) | undefined> {
+      const rows = await db
+        .select({ user: users, organizationName: organizations.name })
+        .from(users)
+        .innerJoin(organizations, eq(organizations.id, users.organizationId))
+        .where(sql`lower(${users.email}) = lower(${email})`)
+        .limit(1);
+      const row = rows[0];
+      return row ? { ...row.user, organizationName: row.organizationName } : undefined;
+    },
+
+    async findOrganization(id: string): Promise<OrganizationRow | undefined> {
+      const rows = await db.select().from(organizations).where(eq(organizations.id, id)).limit(1);
+      return rows[0];
+    },
+
+    async findUser(id: string): Promise<UserRow | undefined> {
+      const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return rows[0];
+    },
+
+    async insertSession(row: typeof sessions.$inferInsert): Promise<void> {
+      await db.insert(sessions).values(row);
+    },
+
+    async deleteSession(tokenHash: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    },
+
+    async findPrincipalBySession(tokenHash: string, now: Date): Promise<Principal | undefined> {
+      const rows = await db
+        .select({ organizationId: sessions.organizationId, userId: sessions.userId })
+        .from(sessions)
+        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+        .limit(1);
+      return rows[0];
+    },
+
+    async findPrincipalByApiKey(keyHash: string): Promise<Principal | undefined> {
+      const rows = await db
+        .select({ organizationId: apiKeys.organizationId })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+        .limit(1);
+      const row = rows[0];
+      return row ? { organizationId: row.organizationId, userId: null } : undefined;
+    },
+
+    async insertApiKey(row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+      const [inserted] = await db.insert(apiKeys).values(row).returning();
+      if (!inserted) throw new Error('insert returned no row');
+      return inserted;
+    },
+
+    async listApiKeys(organizationId: string): Promise<ApiKeyRow[]> {
+      return db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.organizationId, organizationId), isNull(apiKeys.revokedAt)))
+        .orderBy(desc(apiKeys.id));
+    },
+
+    async revokeApiKey(organizationId: string, id: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

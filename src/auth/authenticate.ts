@@ -1,0 +1,43 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import type { Principal } from './auth.repository.js';
+import type { AuthService } from './auth.service.js';
+
+export const SESSION_COOKIE = 'switchboard_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
+/** A preHandler that admits a request with an API key or a session, and refuses it otherwise. */
+export function requirePrincipal(auth: AuthService) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const bearer = bearerOf(request);
+    const sessionToken = request.cookies[SESSION_COOKIE];
+    const principal = await auth.authenticate({ bearer, sessionToken });
+    if (!principal) {
+      throw new ApiError(
+        'unauthorized',
+        bearer !== undefined || sessionToken
+          ? 'The API key or session is not valid'
+          : 'Send an API key as "Authorization: Bearer <key>" or log in',
+      );
+    }
+    request.principal = principal;
+  };
+}
+
+/** The caller's organization; only for routes behind `requirePrincipal`. */
+export function organizationOf(request: FastifyRequest): string {
+  if (!request.principal) throw new Error('route is missing requirePrincipal');
+  return request.principal.organizationId;
+}

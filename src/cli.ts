@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { createAuthRepository } from './auth/auth.repository.js';
+import { createAuthService } from './auth/auth.service.js';
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirLockedError } from './db/data-dir.js';
+import { hmacSha256Hex } from './lib/crypto.js';
+import { openConfiguredDatabase, startServer } from './server.js';
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`switchboard: ${message}\n`);
+  process.exit(code);
+}
+
+function readStdin(): Buffer {
+  try {
+    return readFileSync(0);
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
+
+const program = new Command()
+  .name('switchboard')
+  .description('Run AI voice agents: click to call, tools during calls, signed call-outcome webhooks.')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('Start the HTTP API, the dashboard and the background workers (SWITCHBOARD_ROLE splits them)')
+  .action(async () => {
+    const config = loadConfig();
+    const server = await startServer(config);
+    const stop = (signal: string) => {
+      server.app.log.info({ signal }, 'shutting down');
+      server.close().then(
+        () => process.exit(0),
+        (error) => {
+          server.app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+
+program
+  .command('migrate')
+  .description('Apply pending database migrations and exit')
+  .action(async () => {
+    const opened = await openConfiguredDatabase(loadConfig());
+    await opened.close();
+    process.stdout.write('migrations are up to date\n');
+  });
+
+const org = program.command('org').description('Manage organizations');
+org
+  .command('create')
+  .description('Create an organization with its first user; prints JSON with its apiKey')
+  .requiredOption('--name <name>', 'organization name')
+  .requiredOption('--email <email>', "the first user's email")
+  .requiredOption('--password <password>', "the first user's password (8+ characters)")
+  .action(async (options: { name: string; email: string; password: string }) => {
+    if (options.password.length < 8) fail('--password must be at least 8 characters', 2);
+    const opened = await openConfiguredDatabase(loadConfig());
+    try {
+      // An operator creates organizations even when public sign-up is closed.
+      const auth = createAuthService({ repository: createAuthRepository(opened.database.db), signup: 'open' });
+      const result = await auth.signup({
+        organization: options.name,
+        email: options.email,
+        password: options.password,
+      });
+      if (!result.ok) fail(`an account with the email ${options.email} already exists`, 3);
+      process.stdout.write(
+        `${JSON.stringify({ organization: result.organization, user: result.user, apiKey: result.apiKey }, null, 2)}\n`,
+      );
+    } finally {
+      await opened.close();
+    }
+  });
+
+program
+  .command('sign')
+  .description('Print the lowercase hex HMAC-SHA256 of standard input, keyed with --secret')
+  .requiredOption('--secret <secret>', "the agent's API secret")
+  .action((options: { secret: string }) => {
+    process.stdout.write(`${hmacSha256Hex(options.secret, readStdin())}\n`);
+  });
+
+function collectVariable(value: string, previous: Record<string, string>): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0) throw new InvalidArgumentError('expected name=value');
+  return Object.fromEntries([...Object.entries(previous), [value.slice(0, at), value.slice(at + 1)]]);
+}
+
+program
+  .command('call')
+  .description('Sign and send a click-to-call request; prints the JSON answer (exit 0 on success, 1 otherwise)')
+  .option('--url <url>', 'the Switchboard base URL (default SWITCHBOARD_URL or http://127.0.0.1:3000)')
+  .requiredOption('--token <token>', "the agent's API token")
+  .option('--secret <secret>', "the agent's API secret (omit only when signature verification is disabled)")
+  .requiredOption('--phone <phone>', 'the number to call, E.164 (+14155550123)')
+  .option('--var <name=value>', 'a call variable; repeat for more', collectVariable, {})
+  .option('--idempotency-key <key>', 'makes a retried request return the first answer')
+  .action(
+    async (options: {
+      url?: string;
+      token: string;
+      secret?: string;
+      phone: string;
+      var: Record<string, string>;
+      idempotencyKey?: string;
+    }) => {
+      const base = (options.url ?? process.env.SWITCHBOARD_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+      const body = JSON.stringify({ phone: options.phone, variables: options.var });
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'api-key': options.token };
+      if (options.secret) headers.signature = hmacSha256Hex(options.secret, body);
+      if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+      let response: Response;
+      try {
+        response = await fetch(`${base}/api/click-to-call`, { method: 'POST', headers, body });
+      } catch (error) {
+        fail(`could not reach ${base}: ${error instanceof Error ? error.message : String(error)}`, 2);
+      }
+      process.stdout.write(`${await response.text()}\n`);
+      process.exitCode = response.ok ? 0 : 1;
+    },
+  );
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) fail(error.message);
+  fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
+});

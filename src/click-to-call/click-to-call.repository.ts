@@ -1,0 +1,127 @@
+import { and, count, eq, lt, ne, or, sql } from 'drizzle-orm';
+import type { NewCallRow } from '../calls/calls.repository.js';
+import type { Db } from '../db/client.js';
+import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
+
+export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+
+export type AcceptResult = { ok: true } | { ok: false; reason: 'number_busy' | 'at_capacity' | 'idempotency_taken' };
+
+class Refusal {
+  constructor(readonly reason: 'number_busy' | 'at_capacity' | 'idempotency_taken') {}
+}
+
+export function createClickToCallRepository(db: Db) {
+  return {
+    /**
+     * Counts one request against the agent's current minute and returns the count so far, in one
+     * statement, so every process shares the same counter.
+     */
+    async countRequest(agentId: string, windowStart: Date): Promise<number> {
+      const [row] = await db
+        .insert(rateLimitWindows)
+        .values({ agentId, windowStart, count: 1 })
+        .onConflictDoUpdate({
+          target: [rateLimitWindows.agentId, rateLimitWindows.windowStart],
+          set: { count: sql`${rateLimitWindows.count} + 1` },
+        })
+        .returning({ count: rateLimitWindows.count });
+      return row?.count ?? 1;
+    },
+
+    async findIdempotencyKey(agentId: string, key: string): Promise<IdempotencyRow | undefined> {
+      const rows = await db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.agentId, agentId), eq(idempotencyKeys.key, key)))
+        .limit(1);
+      return rows[0];
+    },
+
+    /** Removes a key whose 24 h are over, or whose first request died before it finished. */
+    async deleteIdempotencyKeyIfStale(agentId: string, key: string, now: Date, abandonedBefore: Date): Promise<void> {
+      await db
+        .delete(idempotencyKeys)
+        .where(
+          and(
+            eq(idempotencyKeys.agentId, agentId),
+            eq(idempotencyKeys.key, key),
+            or(
+              lt(idempotencyKeys.expiresAt, now),
+              and(eq(idempotencyKeys.state, 'in_progress'), lt(idempotencyKeys.createdAt, abandonedBefore)),
+            ),
+          ),
+        );
+    },
+
+    async completeIdempotencyKey(agentId: string, key: string, response: Record<string, unknown>): Promise<void> {
+      await db
+        .update(idempotencyKeys)
+        .set({ state: 'completed', response })
+        .where(and(eq(idempotencyKeys.agentId, agentId), eq(idempotencyKeys.key, key)));
+    },
+
+    async releaseIdempotencyKey(agentId: string, key: string): Promise<void> {
+      await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.agentId, agentId), eq(idempotencyKeys.key, key)));
+    },
+
+    /**
+     * Records an accepted call, atomically with the checks that must hold across processes:
+     * the idempotency key is claimed, the agent is under `maxConcurrentCalls` (its row locked while
+     * counting), and no open call to the same number exists (the partial unique index decides).
+     * Either all of it is written or none of it.
+     */
+    async acceptCall(input: {
+      call: NewCallRow;
+      maxConcurrentCalls: number | null;
+      idempotency?: { key: string; requestHash: string; expiresAt: Date };
+    }): Promise<AcceptResult> {
+      const { call } = input;
+      try {
+        await db.transaction(async (tx) => {
+          if (input.idempotency) {
+            const claimed = await tx
+              .insert(idempotencyKeys)
+              .values({
+                agentId: call.agentId,
+                key: input.idempotency.key,
+                requestHash: input.idempotency.requestHash,
+                state: 'in_progress',
+                callId: call.id,
+                expiresAt: input.idempotency.expiresAt,
+              })
+              .onConflictDoNothing()
+              .returning({ key: idempotencyKeys.key });
+            if (claimed.length === 0) throw new Refusal('idempotency_taken');
+          }
+          if (input.maxConcurrentCalls !== null) {
+            await tx.select({ id: agents.id }).from(agents).where(eq(agents.id, call.agentId)).for('update');
+            const [open] = await tx
+              .select({ n: count() })
+              .from(calls)
+              .where(and(eq(calls.agentId, call.agentId), ne(calls.status, 'ended')));
+            if ((open?.n ?? 0) >= input.maxConcurrentCalls) throw new Refusal('at_capacity');
+          }
+          const inserted = await tx
+            .insert(calls)
+            .values(call)
+            .onConflictDoNothing({ target: [calls.agentId, calls.toNumber], where: sql.raw(`status <> 'ended'`) })
+            .returning({ id: calls.id });
+          if (inserted.length === 0) throw new Refusal('number_busy');
+        });
+        return { ok: true };
+      } catch (error) {
+        if (error instanceof Refusal) return { ok: false, reason: error.reason };
+        throw error;
+      }
+    },
+
+    /** Drops rate-limit windows and idempotency keys nobody can use any more. */
+    async pruneExpired(now: Date): Promise<void> {
+      await db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, new Date(now.getTime() - 120_000)));
+      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
+    },
+  };
+}
+
+export type ClickToCallRepository = ReturnType<typeof createClickToCallRepository>;

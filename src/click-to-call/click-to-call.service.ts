@@ -1,0 +1,226 @@
+import type { SimulatorScenario } from '../agents/agents.schemas.js';
+import { type AgentsService, type CallTriggerAgent, isConfigured } from '../agents/agents.service.js';
+import type { CallsService } from '../calls/calls.service.js';
+import { hexDigestEquals, hmacSha256Hex, sha256Hex } from '../lib/crypto.js';
+import { newId } from '../lib/ids.js';
+import { placeholdersOf } from '../lib/template.js';
+import type { ProviderName, ProviderRegistry, StartCallResult } from '../providers/voice-provider.js';
+import type { ClickToCallRepository, IdempotencyRow } from './click-to-call.repository.js';
+import { type CtcResponse, ctcError } from './ctc-errors.js';
+import { parseClickToCallBody } from './request-body.js';
+
+/** A click-to-call request as received: headers and the exact bytes of the body. */
+export interface ClickToCallRequest {
+  requestId: string;
+  apiKey: string | undefined;
+  signature: string | undefined;
+  idempotencyKey: string | undefined;
+  rawBody: Buffer | undefined;
+}
+
+const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** A first request still "in progress" after this long died with its process; its key is freed. */
+const IDEMPOTENCY_ABANDONED_MS = 60_000;
+const MAX_IDEMPOTENCY_KEY = 255;
+const WINDOW_MS = 60_000;
+
+export interface ClickToCallServiceDeps {
+  agents: AgentsService;
+  calls: CallsService;
+  repository: ClickToCallRepository;
+  providers: ProviderRegistry;
+  now?: () => Date;
+  /** Told about infrastructure failures, which the caller only sees as ctc:002 / ctc:008. */
+  onError?: (error: unknown, context: string) => void;
+}
+
+/**
+ * `POST /api/click-to-call` (CONTRACT §3): every check in the contract's order, the first that
+ * fails answers. Returns the response to send; never throws.
+ */
+export function createClickToCallService(deps: ClickToCallServiceDeps) {
+  const { agents, calls, repository, providers } = deps;
+  const now = deps.now ?? (() => new Date());
+  const report = deps.onError ?? (() => {});
+
+  function replay(row: IdempotencyRow, requestHash: string, requestId: string): CtcResponse {
+    if (row.requestHash !== requestHash) {
+      return ctcError('ctc:011', requestId, {
+        details: [{ path: 'headers.idempotency-key', message: 'was used with a different request body' }],
+      });
+    }
+    if (row.state !== 'completed' || !row.response) return ctcError('ctc:012', requestId);
+    return { status: 200, body: row.response, headers: { 'idempotent-replayed': 'true' } };
+  }
+
+  async function startWithProvider(
+    provider: ProviderName,
+    request: Parameters<NonNullable<ProviderRegistry[ProviderName]>['startCall']>[0],
+  ): Promise<StartCallResult> {
+    const adapter = providers[provider];
+    if (!adapter) return { ok: false, message: `The ${provider} provider is not available in this process` };
+    try {
+      return await adapter.startCall(request);
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  return {
+    async trigger(request: ClickToCallRequest): Promise<CtcResponse> {
+      const { requestId } = request;
+      // 1. The agent's token must be there.
+      if (!request.apiKey) return ctcError('ctc:001', requestId);
+
+      // 2–3. The agent it names.
+      let agent: CallTriggerAgent | undefined;
+      try {
+        agent = await agents.findByApiToken(request.apiKey);
+      } catch (error) {
+        report(error, 'loading the agent');
+        return ctcError('ctc:002', requestId);
+      }
+      if (!agent) return ctcError('ctc:003', requestId);
+      const { row } = agent;
+      const rawBody = request.rawBody ?? Buffer.alloc(0);
+
+      // 4–5. The signature over the bytes received, compared in constant time.
+      if (!row.disableSignatureVerification) {
+        if (!request.signature) return ctcError('ctc:001', requestId);
+        if (!hexDigestEquals(hmacSha256Hex(agent.apiSecret, rawBody), request.signature.trim())) {
+          return ctcError('ctc:006', requestId);
+        }
+      }
+
+      // A retried request answers what the first one did, before it counts against the rate limit.
+      const idempotencyKey = request.idempotencyKey;
+      const requestHash = sha256Hex(rawBody);
+      if (idempotencyKey !== undefined) {
+        if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
+          return ctcError('ctc:011', requestId, {
+            details: [{ path: 'headers.idempotency-key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY} characters` }],
+          });
+        }
+        try {
+          const at = now();
+          await repository.deleteIdempotencyKeyIfStale(
+            row.id,
+            idempotencyKey,
+            at,
+            new Date(at.getTime() - IDEMPOTENCY_ABANDONED_MS),
+          );
+          const existing = await repository.findIdempotencyKey(row.id, idempotencyKey);
+          if (existing) return replay(existing, requestHash, requestId);
+        } catch (error) {
+          report(error, 'reading the idempotency key');
+          return ctcError('ctc:002', requestId);
+        }
+      }
+
+      // 5a. The agent's rate limit, counted in the database so every process shares it.
+      if (row.rateLimitPerMinute !== null) {
+        const at = now().getTime();
+        const windowStart = at - (at % WINDOW_MS);
+        let seen: number;
+        try {
+          seen = await repository.countRequest(row.id, new Date(windowStart));
+        } catch (error) {
+          report(error, 'counting the request');
+          return ctcError('ctc:002', requestId);
+        }
+        if (seen > row.rateLimitPerMinute) {
+          const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - at) / 1000));
+          return ctcError('ctc:010', requestId, { headers: { 'retry-after': String(retryAfter) } });
+        }
+      }
+
+      // 6–7. The agent must be on and set up for click to call.
+      if (!row.enabled) return ctcError('ctc:004', requestId);
+      if (!isConfigured(row)) return ctcError('ctc:005', requestId);
+
+      // 8. The body.
+      const body = parseClickToCallBody(request.rawBody);
+      if (!body.ok) return ctcError('ctc:009', requestId, { details: body.details });
+
+      // Variables the script uses but the request left out are sent as "", never undefined.
+      const variables: Record<string, string> = Object.fromEntries([
+        ...placeholdersOf(row.prompt, row.firstMessage)
+          .filter((name) => !name.startsWith('tool.'))
+          .map((name) => [name, ''] as const),
+        ...Object.entries(body.variables),
+      ]);
+
+      // 9. One open call per number and at most maxConcurrentCalls, decided by the database.
+      const startedAt = now();
+      const callId = newId('call', startedAt.getTime());
+      let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
+      try {
+        accepted = await repository.acceptCall({
+          call: {
+            id: callId,
+            organizationId: row.organizationId,
+            agentId: row.id,
+            provider: row.provider,
+            fromNumber: row.fromNumber,
+            toNumber: body.phone,
+            status: 'queued',
+            variables,
+            collectedData: {},
+            transcript: [],
+            startedAt,
+            deadlineAt: new Date(startedAt.getTime() + row.maxCallDurationSeconds * 1000),
+          },
+          maxConcurrentCalls: row.maxConcurrentCalls,
+          idempotency:
+            idempotencyKey === undefined
+              ? undefined
+              : { key: idempotencyKey, requestHash, expiresAt: new Date(startedAt.getTime() + IDEMPOTENCY_TTL_MS) },
+        });
+      } catch (error) {
+        report(error, 'recording the call');
+        return ctcError('ctc:008', requestId);
+      }
+      if (!accepted.ok) {
+        if (accepted.reason === 'idempotency_taken' && idempotencyKey !== undefined) {
+          const existing = await repository.findIdempotencyKey(row.id, idempotencyKey).catch(() => undefined);
+          return existing ? replay(existing, requestHash, requestId) : ctcError('ctc:012', requestId);
+        }
+        return ctcError('ctc:007', requestId);
+      }
+
+      // 10. The provider places the call; if it cannot, the call ends and its number is free again.
+      const started = await startWithProvider(row.provider as ProviderName, {
+        callId,
+        agent: {
+          id: row.id,
+          name: row.name,
+          prompt: row.prompt,
+          firstMessage: row.firstMessage,
+          fromNumber: row.fromNumber,
+          providerCredentialId: row.providerCredentialId,
+          simulator: row.simulator as SimulatorScenario | null,
+        },
+        to: body.phone,
+        variables,
+      });
+      try {
+        if (!started.ok) {
+          await calls.failStart(callId, started.message);
+          if (idempotencyKey !== undefined) await repository.releaseIdempotencyKey(row.id, idempotencyKey);
+          return ctcError('ctc:008', requestId, { callId });
+        }
+        await calls.setProviderCallId(callId, started.providerCallId);
+        const response = { success: true, callId, status: 'queued' };
+        if (idempotencyKey !== undefined) await repository.completeIdempotencyKey(row.id, idempotencyKey, response);
+        return { status: 200, body: { ...response, requestId } };
+      } catch (error) {
+        report(error, 'recording the provider answer');
+        return started.ok
+          ? { status: 200, body: { success: true, callId, status: 'queued', requestId } }
+          : ctcError('ctc:008', requestId, { callId });
+      }
+    },
+  };
+}
+
+export type ClickToCallService = ReturnType<typeof createClickToCallService>;

@@ -1,0 +1,105 @@
+import path from 'node:path';
+
+/** Which parts of the service a process runs. */
+export type Role = 'api' | 'worker' | 'all';
+
+/**
+ * Everything the service reads from its environment, read once at start.
+ * This module is the only reader of `process.env` in the service.
+ */
+export interface Config {
+  /** `PORT`, default 3000. */
+  readonly port: number;
+  /** `HOST`, default 127.0.0.1: nothing is exposed beyond this machine unless asked for. */
+  readonly host: string;
+  /** `DATABASE_URL`; absent means the embedded PGlite database in `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  /** `SWITCHBOARD_DATA_DIR`, default `./.switchboard`, resolved against the working directory. */
+  readonly dataDir: string;
+  /** `SWITCHBOARD_MASTER_KEY`: 32 bytes, base64. Generated into the data dir when absent in embedded mode. */
+  readonly masterKey: string | undefined;
+  /** `SWITCHBOARD_PUBLIC_URL`: the base URL customers and providers reach us at. Default `http://HOST:PORT`. */
+  readonly publicUrl: string;
+  /** `SWITCHBOARD_ALLOW_PRIVATE_NETWORKS`, default false: outbound requests may reach private addresses only when true. */
+  readonly allowPrivateNetworks: boolean;
+  /** `SWITCHBOARD_RETRY_SCHEDULE`: seconds between webhook delivery attempts; absent means the contract's schedule. */
+  readonly retryScheduleSeconds: readonly number[] | undefined;
+  /** `SWITCHBOARD_ROLE`, default `all`: `api` serves HTTP only, `worker` runs background work only. */
+  readonly role: Role;
+  /** `SWITCHBOARD_SIGNUP`: `open` by default in embedded mode, `closed` with `DATABASE_URL`. */
+  readonly signup: 'open' | 'closed';
+  /** `LOG_LEVEL`, default `info`. */
+  readonly logLevel: string;
+  /**
+   * `SWITCHBOARD_SWEEP_INTERVAL_MS`, default 5000: how often a worker closes calls past their
+   * `maxCallDurationSeconds` and prunes expired rate-limit and idempotency rows.
+   */
+  readonly sweepIntervalMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
+}
+
+function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function readRetrySchedule(env: Env): number[] | undefined {
+  const raw = env.SWITCHBOARD_RETRY_SCHEDULE;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.some((v) => !Number.isFinite(v) || v < 0)) {
+    throw new ConfigError(`SWITCHBOARD_RETRY_SCHEDULE must be a comma list of seconds, got "${raw}"`);
+  }
+  return values;
+}
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const port = readInteger(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const publicUrl = (env.SWITCHBOARD_PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  return Object.freeze({
+    port,
+    host,
+    databaseUrl,
+    dataDir: path.resolve(cwd, env.SWITCHBOARD_DATA_DIR || '.switchboard'),
+    masterKey: env.SWITCHBOARD_MASTER_KEY || undefined,
+    publicUrl,
+    allowPrivateNetworks: readBoolean(env, 'SWITCHBOARD_ALLOW_PRIVATE_NETWORKS', false),
+    retryScheduleSeconds: readRetrySchedule(env),
+    role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
+    signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
+    logLevel: env.LOG_LEVEL || 'info',
+    sweepIntervalMs: readInteger(env, 'SWITCHBOARD_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
+  });
+}

@@ -1,0 +1,44 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { organizations } from './organizations.js';
+
+export const agents = pgTable(
+  'agents',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    enabled: boolean('enabled').notNull(),
+    provider: text('provider').notNull(),
+    providerCredentialId: text('provider_credential_id'),
+    prompt: text('prompt').notNull(),
+    firstMessage: text('first_message').notNull(),
+    fromNumber: text('from_number'),
+    disableSignatureVerification: boolean('disable_signature_verification').notNull(),
+    maxConcurrentCalls: integer('max_concurrent_calls'),
+    rateLimitPerMinute: integer('rate_limit_per_minute'),
+    maxCallDurationSeconds: integer('max_call_duration_seconds').notNull(),
+    toolIds: jsonb('tool_ids').$type<string[]>().notNull(),
+    outcomes: jsonb('outcomes').$type<string[]>().notNull(),
+    simulator: jsonb('simulator').$type<unknown>(),
+    /**
+     * Click-to-call credentials. The token is never stored: it is derived from the master key and
+     * `apiTokenNonce` when shown, and looked up by its SHA-256 (`apiTokenHash`). The secret is
+     * AES-256-GCM ciphertext bound to the agent id.
+     */
+    apiTokenHash: text('api_token_hash'),
+    apiTokenNonce: text('api_token_nonce'),
+    apiSecretSealed: text('api_secret_sealed'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Soft delete: calls keep pointing at the agent that made them. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('agents_api_token_hash_uq').on(t.apiTokenHash),
+    index('agents_org_idx').on(t.organizationId, t.id).where(sql`${t.deletedAt} is null`),
+  ],
+);

@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { agents } from './agents.js';
+import { organizations } from './organizations.js';
+
+export interface TranscriptTurn {
+  role: 'agent' | 'user' | 'tool';
+  text: string;
+  at: string;
+  name?: string;
+}
+
+export const calls = pgTable(
+  'calls',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id),
+    provider: text('provider').notNull(),
+    providerCallId: text('provider_call_id'),
+    fromNumber: text('from_number'),
+    toNumber: text('to_number').notNull(),
+    /** queued → ringing → in_progress → ended; only ever moves forward. */
+    status: text('status').notNull(),
+    outcome: text('outcome'),
+    endedReason: text('ended_reason'),
+    variables: jsonb('variables').$type<Record<string, string>>().notNull(),
+    collectedData: jsonb('collected_data').$type<Record<string, unknown>>().notNull(),
+    transcript: jsonb('transcript').$type<TranscriptTurn[]>().notNull(),
+    /** Why the provider failed or refused the call, as it said it. */
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    durationSeconds: integer('duration_seconds'),
+    /** When the duration sweep closes the call if it has not ended: created + maxCallDurationSeconds. */
+    deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    // The ctc:007 guard: one open call per agent and number, enforced by the database for every process.
+    uniqueIndex('calls_open_number_uq').on(t.agentId, t.toNumber).where(sql`${t.status} <> 'ended'`),
+    index('calls_org_id_idx').on(t.organizationId, t.id),
+    index('calls_open_deadline_idx').on(t.deadlineAt).where(sql`${t.status} <> 'ended'`),
+    index('calls_open_agent_idx').on(t.agentId).where(sql`${t.status} <> 'ended'`),
+  ],
+);
+
+/** Responses of click-to-call requests sent with an `Idempotency-Key`, kept 24 h. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    agentId: text('agent_id')
+      .notNull()
+      .references(() => agents.id),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    /** `in_progress` while the first request runs; `completed` once its response is stored. */
+    state: text('state').notNull(),
+    callId: text('call_id'),
+    response: jsonb('response').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.key] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
+);
+
+/** Click-to-call requests counted per agent per minute window, shared by every process. */
+export const rateLimitWindows = pgTable(
+  'rate_limit_windows',
+  {
+    agentId: text('agent_id').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.windowStart] }), index('rate_limit_windows_start_idx').on(t.windowStart)],
+);

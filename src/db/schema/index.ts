@@ -1,0 +1,3 @@
+export * from './agents.js';
+export * from './calls.js';
+export * from './organizations.js';

@@ -1,0 +1,19 @@
+import { validationError } from '../errors.js';
+import { isIdShaped } from './ids.js';
+
+/** A page of a list route: `nextCursor` is null on the last page. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/** Cursors are opaque to clients; inside, the last id of the page (ids sort by creation time). */
+export function encodeCursor(lastId: string): string {
+  return Buffer.from(lastId, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!isIdShaped(id)) throw validationError([{ path: 'query.cursor', message: 'is not a cursor this API returned' }]);
+  return id;
+}

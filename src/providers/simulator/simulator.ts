@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { SimulatorScenario } from '../../agents/agents.schemas.js';
+import type { TranscriptTurn } from '../../db/schema/index.js';
+import { fillTemplate } from '../../lib/template.js';
+import type { CallEventSink, StartCallRequest, StartCallResult, VoiceProvider } from '../voice-provider.js';
+
+/** Unanswered calls end at once with these outcomes and reasons (CONTRACT §6). */
+const UNANSWERED = {
+  no_answer: { outcome: 'NO_ANSWER', endedReason: 'no_answer' },
+  busy: { outcome: 'BUSY', endedReason: 'busy' },
+  voicemail: { outcome: 'VOICEMAIL', endedReason: 'voicemail' },
+} as const;
+
+export interface SimulatorOptions {
+  /** Where the simulated call's events go: the same sink real providers' webhooks feed. */
+  onEvent: CallEventSink;
+  /** Told about an event the sink could not apply; the call goes on (the duration sweep is the backstop). */
+  onError?: (error: unknown, callId: string) => void;
+}
+
+/**
+ * The built-in provider: plays an agent's scenario as a real provider would report it, with no
+ * network. `delayMs` spreads the turns over the time the call stays in progress; with 0 the
+ * end-of-call report follows at once, carrying the whole transcript, as real reports do.
+ */
+export function createSimulator({ onEvent, onError }: SimulatorOptions): VoiceProvider {
+  const running = new Set<Promise<void>>();
+  /** Pending pauses, so that close() can end them at once. */
+  const sleepers = new Map<NodeJS.Timeout, () => void>();
+  let closed = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (ms <= 0 || closed) return resolve();
+      const timer = setTimeout(() => {
+        sleepers.delete(timer);
+        resolve();
+      }, ms);
+      sleepers.set(timer, resolve);
+    });
+
+  async function emit(event: Parameters<CallEventSink>[0]): Promise<void> {
+    if (closed) return;
+    try {
+      await onEvent(event);
+    } catch (error) {
+      onError?.(error, event.callId);
+    }
+  }
+
+  async function play(request: StartCallRequest): Promise<void> {
+    const { callId, variables } = request;
+    const scenario: SimulatorScenario = request.agent.simulator ?? {};
+    const delayMs = scenario.delayMs ?? 0;
+    await emit({ type: 'ringing', callId, at: new Date() });
+
+    const answer = scenario.answer ?? 'answered';
+    if (answer === 'no_answer' || answer === 'busy' || answer === 'voicemail') {
+      await sleep(delayMs);
+      await emit({
+        type: 'ended',
+        callId,
+        at: new Date(),
+        ...UNANSWERED[answer],
+        transcript: [],
+        collectedData: {},
+        durationSeconds: scenario.durationSeconds ?? 0,
+      });
+      return;
+    }
+
+    await emit({ type: 'answered', callId, at: new Date() });
+    const toolResults = new Map<string, unknown>();
+    const fill = (text: string) =>
+      fillTemplate(text, (name) => {
+        if (!name.startsWith('tool.')) return variables[name];
+        return lookupToolResult(toolResults, name.slice('tool.'.length));
+      });
+
+    const script: ((at: string) => TranscriptTurn)[] = [];
+    if (request.agent.firstMessage)
+      script.push((at) => ({ role: 'agent', text: fill(request.agent.firstMessage), at }));
+    for (const turn of scenario.turns ?? []) {
+      if ('tool' in turn) {
+        script.push((at) => {
+          // Tools arrive with the tools engine; until an agent can have tools, none is attached.
+          const result = { error: `No tool named "${turn.tool}" is attached to this agent` };
+          toolResults.set(turn.tool, result);
+          return { role: 'tool', name: turn.tool, text: JSON.stringify(result), at };
+        });
+      } else {
+        script.push((at) => ({ role: turn.role, text: fill(turn.text), at }));
+      }
+    }
+
+    const transcript: TranscriptTurn[] = [];
+    const pause = delayMs / (script.length + 1);
+    for (const next of script) {
+      await sleep(pause);
+      const turn = next(new Date().toISOString());
+      transcript.push(turn);
+      if (delayMs > 0) await emit({ type: 'transcript', callId, turn });
+    }
+    await sleep(pause);
+    await emit({
+      type: 'ended',
+      callId,
+      at: new Date(),
+      outcome: scenario.outcome?.status ?? 'COMPLETED',
+      endedReason: 'agent_hangup',
+      transcript,
+      collectedData: scenario.outcome?.collectedData ?? {},
+      durationSeconds: scenario.durationSeconds ?? Math.round(delayMs / 1000),
+    });
+  }
+
+  return {
+    name: 'simulator',
+    async startCall(request: StartCallRequest): Promise<StartCallResult> {
+      if (closed) return { ok: false, message: 'The simulator is shutting down' };
+      if (request.agent.simulator?.answer === 'fail_to_start') {
+        return {
+          ok: false,
+          message: 'The simulated provider refused to start the call (scenario answer "fail_to_start")',
+        };
+      }
+      // The call plays after the start is answered, as a real provider's webhooks arrive later.
+      const run = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => play(request))
+        .finally(() => running.delete(run));
+      running.add(run);
+      return { ok: true, providerCallId: `sim_${randomUUID()}` };
+    },
+    async close() {
+      closed = true;
+      for (const [timer, wake] of sleepers) {
+        clearTimeout(timer);
+        wake();
+      }
+      sleepers.clear();
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** `{{tool.<name>.<path>}}`: a dotted path into the named tool's result; objects come back as JSON. */
+function lookupToolResult(results: Map<string, unknown>, reference: string): string | undefined {
+  const [name, ...path] = reference.split('.');
+  if (!name || !results.has(name)) return undefined;
+  let value: unknown = results.get(name);
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  if (value === undefined) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

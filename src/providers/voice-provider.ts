@@ -1,0 +1,58 @@
+import type { SimulatorScenario } from '../agents/agents.schemas.js';
+import type { TranscriptTurn } from '../db/schema/index.js';
+
+export type ProviderName = 'simulator' | 'vapi' | 'retell';
+
+/** What a provider needs to place one call. */
+export interface StartCallRequest {
+  /** Our call id; real providers carry it back as `metadata.switchboardCallId`. */
+  callId: string;
+  agent: {
+    id: string;
+    name: string;
+    prompt: string;
+    firstMessage: string;
+    fromNumber: string | null;
+    providerCredentialId: string | null;
+    simulator: SimulatorScenario | null;
+  };
+  to: string;
+  /** Click-to-call variables, every value a string ("" for optional ones). */
+  variables: Record<string, string>;
+}
+
+export type StartCallResult = { ok: true; providerCallId: string } | { ok: false; message: string };
+
+/**
+ * What happens on a call, as every provider reports it. Providers turn their own webhooks (or, for
+ * the simulator, its script) into these; the calls service applies them.
+ */
+export type CallEvent =
+  | { type: 'ringing'; callId: string; at: Date }
+  | { type: 'answered'; callId: string; at: Date }
+  | { type: 'transcript'; callId: string; turn: TranscriptTurn }
+  | {
+      type: 'ended';
+      callId: string;
+      at: Date;
+      outcome: string;
+      /** Why the call ended, in our words (`agent_hangup`, `no_answer`, `busy`, `voicemail`, …). */
+      endedReason: string;
+      /** The whole transcript, when the provider's end-of-call report carries it. */
+      transcript?: TranscriptTurn[];
+      collectedData: Record<string, unknown>;
+      durationSeconds: number;
+    };
+
+export type CallEventSink = (event: CallEvent) => Promise<void>;
+
+/** The port every voice provider implements (CONTRACT §6). */
+export interface VoiceProvider {
+  readonly name: ProviderName;
+  /** Asks the provider to place the call. Refusals are values; a thrown error is a failure too. */
+  startCall(request: StartCallRequest): Promise<StartCallResult>;
+  /** Stops whatever the provider runs in this process (the simulator's calls). */
+  close(): Promise<void>;
+}
+
+export type ProviderRegistry = Partial<Record<ProviderName, VoiceProvider>>;

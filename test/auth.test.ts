@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('sign-up', () => {
+  it('creates an organization, a user and an API key that authenticates', async () => {
+    const response = await t.request('POST', '/v1/signup', {
+      body: { organization: 'Acme', email: 'Ada@Example.com', password: 'correct horse' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      organization: { id: expect.stringMatching(/^org_/), name: 'Acme' },
+      user: { id: expect.stringMatching(/^usr_/), email: 'ada@example.com' },
+      apiKey: expect.stringMatching(/^sb_live_/),
+    });
+    const me = await t.request('GET', '/v1/me', { headers: { authorization: `Bearer ${response.body.apiKey}` } });
+    expect(me.status).toBe(200);
+    expect(me.body.organization).toEqual(response.body.organization);
+  });
+
+  it('refuses a second account with the same email in any case, with 409', async () => {
+    const body = { organization: 'One', email: 'dup@example.com', password: 'correct horse' };
+    expect((await t.request('POST', '/v1/signup', { body })).status).toBe(201);
+    const again = await t.request('POST', '/v1/signup', { body: { ...body, email: 'DUP@example.com' } });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'api:conflict', details: [{ path: '$.email' }] });
+  });
+
+  it('names every bad field by JSON path', async () => {
+    const response = await t.request('POST', '/v1/signup', {
+      body: { organization: '', email: 'not-an-email', password: 'short', extra: true },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('api:validation');
+    expect(response.body.requestId).toMatch(/^req_/);
+    const paths = response.body.details.map((d: { path: string }) => d.path).sort();
+    expect(paths).toEqual(['$.email', '$.extra', '$.organization', '$.password']);
+  });
+
+  it('answers malformed JSON with api:validation', async () => {
+    const response = await t.request('POST', '/v1/signup', { body: '{"organization": ' });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'api:validation', details: [{ path: '$' }] });
+  });
+});
+
+describe('log-in', () => {
+  it('sets an HttpOnly session cookie that authenticates management calls', async () => {
+    await t.request('POST', '/v1/signup', { body: { organization: 'Cookie Co', email: 'c@example.com', password: 'correct horse' } });
+    const login = await t.request('POST', '/v1/login', { body: { email: 'c@example.com', password: 'correct horse' } });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/switchboard_session=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    const session = cookie.split(';')[0]!;
+    const agents = await t.request('GET', '/v1/agents', { headers: { cookie: session } });
+    expect(agents.status).toBe(200);
+    const logout = await t.request('POST', '/v1/logout', { headers: { cookie: session } });
+    expect(logout.status).toBe(204);
+    expect((await t.request('GET', '/v1/agents', { headers: { cookie: session } })).status).toBe(401);
+  });
+
+  it('refuses a wrong password and an unknown email alike', async () => {
+    const wrong = await t.request('POST', '/v1/login', { body: { email: 'c@example.com', password: 'wrong password' } });
+    const unknown = await t.request('POST', '/v1/login', { body: { email: 'nobody@example.com', password: 'x' } });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body.message).toBe(unknown.body.message);
+  });
+});
+
+describe('authentication of the management API', () => {
+  it('answers 401 api:unauthorized without credentials or with a wrong key', async () => {
+    const none = await t.request('GET', '/v1/agents');
+    expect(none.status).toBe(401);
+    expect(none.body.code).toBe('api:unauthorized');
+    const wrong = await t.request('GET', '/v1/agents', { headers: { authorization: 'Bearer sb_live_nope' } });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('creates, lists (masked) and revokes API keys; a revoked key stops working at once', async () => {
+    const org = await t.signup();
+    const created = await t.request('POST', '/v1/api-keys', { headers: org.auth, body: { name: 'CI' } });
+    expect(created.status).toBe(201);
+    const key = created.body.key as string;
+    const list = await t.request('GET', '/v1/api-keys', { headers: org.auth });
+    expect(list.body.data).toHaveLength(2);
+    expect(JSON.stringify(list.body)).not.toContain(key);
+    expect(JSON.stringify(list.body)).not.toContain(org.apiKey);
+    const auth = { authorization: `Bearer ${key}` };
+    expect((await t.request('GET', '/v1/agents', { headers: auth })).status).toBe(200);
+    expect((await t.request('DELETE', `/v1/api-keys/${created.body.id}`, { headers: org.auth })).status).toBe(204);
+    expect((await t.request('GET', '/v1/agents', { headers: auth })).status).toBe(401);
+  });
+
+  it("never shows or revokes another organization's keys", async () => {
+    const a = await t.signup();
+    const b = await t.signup();
+    const created = await t.request('POST', '/v1/api-keys', { headers: a.auth, body: { name: 'mine' } });
+    expect((await t.request('DELETE', `/v1/api-keys/${created.body.id}`, { headers: b.auth })).status).toBe(404);
+    const listB = await t.request('GET', '/v1/api-keys', { headers: b.auth });
+    expect(listB.body.data.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
+  });
+});
+
+describe('closed sign-up', () => {
+  it('answers 403 api:forbidden when SWITCHBOARD_SIGNUP=closed', async () => {
+    const closed = await startTestApp({ SWITCHBOARD_SIGNUP: 'closed' });
+    try {
+      const response = await closed.request('POST', '/v1/signup', {
+        body: { organization: 'X', email: 'x@example.com', password: 'correct horse' },
+      });
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe('api:forbidden');
+    } finally {
+      await closed.close();
+    }
+  });
+});

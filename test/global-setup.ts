@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openPglite, openPostgres } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { databaseUrlWithName } from './helpers/database-url.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** PostgreSQL: the migrated template each test file copies. */
+    pgTemplate: string | null;
+    /** PGlite: a dump of a migrated database each test file loads (much faster than migrating). */
+    pgliteDump: string | null;
+  }
+}
+
+/** Migrates once per run; each test file then starts from a copy. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    const template = `sb_template_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${template}`);
+    const database = openPostgres({ url: databaseUrlWithName(serverUrl, template), poolSize: 1 });
+    await migrate(database.db);
+    await database.close();
+    project.provide('pgTemplate', template);
+    project.provide('pgliteDump', null);
+    return async () => {
+      await admin.query(`drop database if exists ${template} with (force)`);
+      await admin.end();
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-'));
+  const client = await PGlite.create();
+  await migrate(openPglite(client).db);
+  const dump = await client.dumpDataDir('none');
+  const dumpPath = path.join(dir, 'migrated.tar');
+  writeFileSync(dumpPath, Buffer.from(await dump.arrayBuffer()));
+  await client.close();
+  project.provide('pgTemplate', null);
+  project.provide('pgliteDump', dumpPath);
+  return async () => rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { hmacSha256Hex } from '../../src/lib/crypto.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Org {
+  apiKey: string;
+  organization: { id: string; name: string };
+  user: { id: string; email: string };
+  /** Headers that authenticate as this organization. */
+  auth: Record<string, string>;
+}
+
+export interface ClickToCallOptions {
+  token: string;
+  secret?: string;
+  /** The exact body to send; an object is serialised once and that text is signed. */
+  body?: string | Buffer | Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  url: string;
+  config: Config;
+  db: TestDatabase;
+  /** JSON request through real HTTP on loopback. */
+  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  signup(name?: string): Promise<Org>;
+  createAgent(org: Org, body?: Record<string, unknown>): Promise<any>;
+  credentials(org: Org, agentId: string): Promise<{ apiToken: string; apiSecret: string; endpoint: string; instructions: string; examples: Record<string, string> }>;
+  clickToCall(options: ClickToCallOptions): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Polls GET /v1/calls/:id until `until` holds (default: the call has ended). */
+  waitForCall(org: Org, callId: string, until?: (call: any) => boolean): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    SWITCHBOARD_SIGNUP: 'open',
+    SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+    SWITCHBOARD_SWEEP_INTERVAL_MS: '100',
+    ...env,
+  });
+  const app = await buildApp({ config, database: db.database, masterKey: randomBytes(32), logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+
+  async function request(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${url}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {}
+    return { status: response.status, body: parsed as any, headers: response.headers };
+  }
+
+  let orgCount = 0;
+  const testApp: TestApp = {
+    app,
+    url,
+    config,
+    db,
+    request,
+    async signup(name) {
+      orgCount++;
+      const email = `user${orgCount}-${randomBytes(4).toString('hex')}@example.com`;
+      const response = await request('POST', '/v1/signup', {
+        body: { organization: name ?? `Org ${orgCount}`, email, password: 'correct horse battery' },
+      });
+      if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return { ...response.body, auth: { authorization: `Bearer ${response.body.apiKey}` } };
+    },
+    async createAgent(org, body = {}) {
+      const response = await request('POST', '/v1/agents', {
+        headers: org.auth,
+        body: { name: 'Sales agent', type: 'click_to_call', ...body },
+      });
+      if (response.status !== 201) throw new Error(`create agent failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body;
+    },
+    async credentials(org, agentId) {
+      const response = await request('GET', `/v1/agents/${agentId}/credentials`, { headers: org.auth });
+      if (response.status !== 200) throw new Error(`credentials failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body;
+    },
+    async clickToCall({ token, secret, body = { phone: '+14155550123', variables: { name: 'Ada' } }, headers = {} }) {
+      const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+      const sent: Record<string, string> = { 'content-type': 'application/json', 'api-key': token };
+      if (secret !== undefined) sent.signature = hmacSha256Hex(secret, raw);
+      const response = await fetch(`${url}/api/click-to-call`, { method: 'POST', headers: { ...sent, ...headers }, body: raw });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      return { status: response.status, body: parsed as any, headers: response.headers };
+    },
+    async waitForCall(org, callId, until = (call) => call.status === 'ended') {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const response = await request('GET', `/v1/calls/${callId}`, { headers: org.auth });
+        if (response.status === 200 && until(response.body)) return response.body;
+        if (Date.now() > deadline) throw new Error(`call ${callId} did not reach the state: ${JSON.stringify(response.body)}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+  return testApp;
+}

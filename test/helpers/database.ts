@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { databaseUrlWithName } from './database-url.js';
+
+export interface TestDatabase {
+  database: Database;
+  engine: 'pglite' | 'postgres';
+  /** For PostgreSQL: a URL other processes can share. */
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file: PGlite by default, PostgreSQL when TEST_DATABASE_URL is set. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const template = inject('pgTemplate');
+  if (serverUrl && template) {
+    const name = `sb_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database ${name} template ${template}`);
+        break;
+      } catch (error) {
+        // Two files copying the template at the same instant: PostgreSQL refuses one; try again.
+        if (attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      }
+    }
+    const url = databaseUrlWithName(serverUrl, name);
+    const database = openPostgres({ url });
+    return {
+      database,
+      engine: 'postgres',
+      url,
+      async drop() {
+        await database.close().catch(() => {});
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const dumpPath = inject('pgliteDump');
+  if (!dumpPath) throw new Error('global setup did not prepare a database');
+  const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(dumpPath)]) });
+  const database = openPglite(client);
+  return { database, engine: 'pglite', url: null, drop: () => database.close() };
+}

@@ -31,6 +31,18 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, for the tests that check each one (tenancy, OpenAPI coverage). */
+    routeTable: RouteEntry[];
+  }
+}
+
 /** Header and body paths that may carry a secret; pino replaces them before a line is written. */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -65,6 +77,11 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     trustProxy: true,
   });
   app.setValidatorCompiler(validatorCompiler());
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
   await app.register(fastifyCookie);
   registerApiErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {

@@ -51,7 +51,9 @@ describe('sign-up', () => {
 
 describe('log-in', () => {
   it('sets an HttpOnly session cookie that authenticates management calls', async () => {
-    await t.request('POST', '/v1/signup', { body: { organization: 'Cookie Co', email: 'c@example.com', password: 'correct horse' } });
+    await t.request('POST', '/v1/signup', {
+      body: { organization: 'Cookie Co', email: 'c@example.com', password: 'correct horse' },
+    });
     const login = await t.request('POST', '/v1/login', { body: { email: 'c@example.com', password: 'correct horse' } });
     expect(login.status).toBe(200);
     const cookie = login.headers.get('set-cookie') ?? '';
@@ -67,7 +69,9 @@ describe('log-in', () => {
   });
 
   it('refuses a wrong password and an unknown email alike', async () => {
-    const wrong = await t.request('POST', '/v1/login', { body: { email: 'c@example.com', password: 'wrong password' } });
+    const wrong = await t.request('POST', '/v1/login', {
+      body: { email: 'c@example.com', password: 'wrong password' },
+    });
     const unknown = await t.request('POST', '/v1/login', { body: { email: 'nobody@example.com', password: 'x' } });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);

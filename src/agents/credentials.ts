@@ -75,7 +75,7 @@ export function buildInstructions(input: {
     `  headers: { 'Content-Type': 'application/json', 'api-key': apiToken, signature },`,
     `  body,`,
     `});`,
-    `console.log(response.status, await response.json());`,
+    `console.log(response.status, await response.text());`,
   ].join('\n');
   const python = [
     'import hashlib, hmac, json, urllib.error, urllib.request',

@@ -39,10 +39,23 @@ export interface TestApp {
   config: Config;
   db: TestDatabase;
   /** JSON request through real HTTP on loopback. */
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   signup(name?: string): Promise<Org>;
   createAgent(org: Org, body?: Record<string, unknown>): Promise<any>;
-  credentials(org: Org, agentId: string): Promise<{ apiToken: string; apiSecret: string; endpoint: string; instructions: string; examples: Record<string, string> }>;
+  credentials(
+    org: Org,
+    agentId: string,
+  ): Promise<{
+    apiToken: string;
+    apiSecret: string;
+    endpoint: string;
+    instructions: string;
+    examples: Record<string, string>;
+  }>;
   clickToCall(options: ClickToCallOptions): Promise<{ status: number; body: any; headers: Headers }>;
   /** Polls GET /v1/calls/:id until `until` holds (default: the call has ended). */
   waitForCall(org: Org, callId: string, until?: (call: any) => boolean): Promise<any>;
@@ -65,7 +78,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
 
-  async function request(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
+  async function request(
+    method: string,
+    path: string,
+    options: { body?: unknown; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers };
     let body: string | undefined;
     if (options.body !== undefined) {
@@ -94,7 +111,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       const response = await request('POST', '/v1/signup', {
         body: { organization: name ?? `Org ${orgCount}`, email, password: 'correct horse battery' },
       });
-      if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 201)
+        throw new Error(`signup failed: ${response.status} ${JSON.stringify(response.body)}`);
       return { ...response.body, auth: { authorization: `Bearer ${response.body.apiKey}` } };
     },
     async createAgent(org, body = {}) {
@@ -102,19 +120,25 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         headers: org.auth,
         body: { name: 'Sales agent', type: 'click_to_call', ...body },
       });
-      if (response.status !== 201) throw new Error(`create agent failed: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 201)
+        throw new Error(`create agent failed: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body;
     },
     async credentials(org, agentId) {
       const response = await request('GET', `/v1/agents/${agentId}/credentials`, { headers: org.auth });
-      if (response.status !== 200) throw new Error(`credentials failed: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 200)
+        throw new Error(`credentials failed: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body;
     },
     async clickToCall({ token, secret, body = { phone: '+14155550123', variables: { name: 'Ada' } }, headers = {} }) {
       const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
       const sent: Record<string, string> = { 'content-type': 'application/json', 'api-key': token };
       if (secret !== undefined) sent.signature = hmacSha256Hex(secret, raw);
-      const response = await fetch(`${url}/api/click-to-call`, { method: 'POST', headers: { ...sent, ...headers }, body: raw });
+      const response = await fetch(`${url}/api/click-to-call`, {
+        method: 'POST',
+        headers: { ...sent, ...headers },
+        body: raw,
+      });
       const text = await response.text();
       let parsed: unknown = text;
       try {
@@ -127,7 +151,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       for (;;) {
         const response = await request('GET', `/v1/calls/${callId}`, { headers: org.auth });
         if (response.status === 200 && until(response.body)) return response.body;
-        if (Date.now() > deadline) throw new Error(`call ${callId} did not reach the state: ${JSON.stringify(response.body)}`);
+        if (Date.now() > deadline)
+          throw new Error(`call ${callId} did not reach the state: ${JSON.stringify(response.body)}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },

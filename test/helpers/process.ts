@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './app.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or signal) once the process has exited. */
+  exited: Promise<number | string>;
+  stop(signal?: NodeJS.Signals): Promise<number | string>;
+}
+
+/** Runs the CLI from source (tsx), as `switchboard <args>`, with `env` added to a clean environment. */
+export function runCli(args: string[], env: Record<string, string> = {}, input?: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdin.end(input ?? '');
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** `switchboard serve` in its own process, ready once /healthz answers. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const run = runCli(['serve'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
+    ...env,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let exitedWith: number | string | undefined;
+  run.exited.then((code) => {
+    exitedWith = code;
+  });
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (exitedWith !== undefined) {
+      throw new Error(`server exited with ${exitedWith}: ${run.stderr()}${run.stdout()}`);
+    }
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      run.child.kill('SIGKILL');
+      throw new Error(`server did not start: ${run.stderr()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    child: run.child,
+    exited: run.exited,
+    output: () => run.stdout() + run.stderr(),
+    async stop(signal = 'SIGTERM') {
+      if (exitedWith === undefined) run.child.kill(signal);
+      return run.exited;
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from './helpers/database.js';
+import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
+
+const started: ServerProcess[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((p) => p.stop('SIGKILL')));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-proc-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function json(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  const response = await fetch(url, init);
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function setUpAgent(url: string, agent: Record<string, unknown> = {}) {
+  const signup = await json(`${url}/v1/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      organization: 'Proc',
+      email: `p-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'correct horse',
+    }),
+  });
+  const auth = { authorization: `Bearer ${signup.body.apiKey}`, 'content-type': 'application/json' };
+  const created = await json(`${url}/v1/agents`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'Proc agent', type: 'click_to_call', ...agent }),
+  });
+  const creds = await json(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
+  return {
+    auth,
+    agentId: created.body.id as string,
+    apiToken: creds.body.apiToken as string,
+    apiSecret: creds.body.apiSecret as string,
+  };
+}
+
+function signedCall(url: string, token: string, secret: string, body: string) {
+  return json(`${url}/api/click-to-call`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'api-key': token,
+      signature: createHmac('sha256', secret).update(body).digest('hex'),
+    },
+    body,
+  });
+}
+
+describe('the embedded database directory', () => {
+  it('creates master.key (0600), refuses a second process on the same dir, and survives kill -9', async () => {
+    const dataDir = tempDir();
+    const first = await startServerProcess({ SWITCHBOARD_DATA_DIR: dataDir });
+    started.push(first);
+    const keyMode = statSync(path.join(dataDir, 'master.key')).mode & 0o777;
+    expect(keyMode).toBe(0o600);
+
+    const second = runCli(['serve'], { SWITCHBOARD_DATA_DIR: dataDir, PORT: '0' });
+    const code = await second.exited;
+    expect(code).not.toBe(0);
+    expect(second.stderr()).toContain(dataDir);
+    expect(second.stderr()).toContain('switchboard.lock');
+
+    // Data written before a crash is there after it, and the stale lock is taken over.
+    const { apiToken, apiSecret } = await setUpAgent(first.url);
+    expect(await first.stop('SIGKILL')).toBe('SIGKILL');
+    const restarted = await startServerProcess({ SWITCHBOARD_DATA_DIR: dataDir });
+    started.push(restarted);
+    const call = await signedCall(restarted.url, apiToken, apiSecret, JSON.stringify({ phone: '+14155550123' }));
+    expect(call.status).toBe(200);
+
+    // SIGTERM closes cleanly and releases the lock.
+    expect(await restarted.stop('SIGTERM')).toBe(0);
+    expect(existsSync(path.join(dataDir, 'switchboard.lock'))).toBe(false);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('two processes sharing one PostgreSQL', () => {
+  it('hold the ctc:007 guard and maxConcurrentCalls together', async () => {
+    const db = await createTestDatabase();
+    try {
+      const env = {
+        DATABASE_URL: db.url!,
+        SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
+        SWITCHBOARD_SIGNUP: 'open',
+      };
+      const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+      started.push(a!, b!);
+      const { apiToken, apiSecret, agentId, auth } = await setUpAgent(a!.url, { simulator: { delayMs: 3000 } });
+
+      const body = JSON.stringify({ phone: '+14155550123' });
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => signedCall(i % 2 ? a!.url : b!.url, apiToken, apiSecret, body)),
+      );
+      expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(responses.filter((r) => r.body.code === 'ctc:007')).toHaveLength(29);
+
+      await json(`${a!.url}/v1/agents/${agentId}`, {
+        method: 'PATCH',
+        headers: auth,
+        body: JSON.stringify({ maxConcurrentCalls: 3 }),
+      });
+      const burst = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          signedCall(
+            i % 2 ? a!.url : b!.url,
+            apiToken,
+            apiSecret,
+            JSON.stringify({ phone: `+1415555${String(200 + i).padStart(4, '0')}` }),
+          ),
+        ),
+      );
+      // One call is still open from the first burst: two more fit under the limit of three.
+      expect(burst.filter((r) => r.status === 200)).toHaveLength(2);
+      expect(burst.filter((r) => r.body.code === 'ctc:007')).toHaveLength(10);
+    } finally {
+      await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
+      await db.drop();
+    }
+  });
+});
+
+describe('the CLI', () => {
+  it('sign prints the hex HMAC-SHA256 of standard input', async () => {
+    const body = '{"phone":"+14155550123","variables":{"name":"Zoë"}}';
+    const run = runCli(['sign', '--secret', 'ctcs_secret'], {}, body);
+    expect(await run.exited).toBe(0);
+    expect(run.stdout().trim()).toBe(createHmac('sha256', 'ctcs_secret').update(body).digest('hex'));
+  });
+
+  it('org create prints JSON with an apiKey; call signs and sends a click-to-call', async () => {
+    const dataDir = tempDir();
+    const created = runCli(
+      ['org', 'create', '--name', 'CLI Co', '--email', 'cli@example.com', '--password', 'correct horse'],
+      {
+        SWITCHBOARD_DATA_DIR: dataDir,
+      },
+    );
+    expect(await created.exited).toBe(0);
+    const org = JSON.parse(created.stdout());
+    expect(org.apiKey).toMatch(/^sb_live_/);
+
+    const server = await startServerProcess({ SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_SIGNUP: 'closed' });
+    started.push(server);
+    const auth = { authorization: `Bearer ${org.apiKey}`, 'content-type': 'application/json' };
+    const agent = await json(`${server.url}/v1/agents`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'CLI agent' }),
+    });
+    const creds = await json(`${server.url}/v1/agents/${agent.body.id}/credentials`, { headers: auth });
+    const call = runCli([
+      'call',
+      '--url',
+      server.url,
+      '--token',
+      creds.body.apiToken,
+      '--secret',
+      creds.body.apiSecret,
+      '--phone',
+      '+14155550123',
+      '--var',
+      'name=Ada',
+    ]);
+    expect(await call.exited).toBe(0);
+    expect(JSON.parse(call.stdout())).toMatchObject({ success: true, status: 'queued' });
+    const refused = runCli([
+      'call',
+      '--url',
+      server.url,
+      '--token',
+      creds.body.apiToken,
+      '--secret',
+      'wrong',
+      '--phone',
+      '+14155550123',
+    ]);
+    expect(await refused.exited).toBe(1);
+    expect(JSON.parse(refused.stdout())).toMatchObject({ success: false, code: 'ctc:006' });
+    await server.stop();
+  });
+});

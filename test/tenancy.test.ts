@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Org, startTestApp, type TestApp } from './helpers/app.js';
+
+let t: TestApp;
+let owner: Org;
+let stranger: Org;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await t.signup('Owner');
+  stranger = await t.signup('Stranger');
+  const agent = await t.createAgent(owner);
+  ids.agent = agent.id;
+  const creds = await t.credentials(owner, agent.id);
+  const call = await t.clickToCall({ token: creds.apiToken, secret: creds.apiSecret });
+  ids.call = call.body.callId;
+  const key = await t.request('POST', '/v1/api-keys', { headers: owner.auth, body: { name: 'second' } });
+  ids.apiKey = key.body.id;
+});
+afterAll(() => t.close());
+
+/** Every `/v1` route that names a resource by id, with the owner's id to try as a stranger. */
+const byId: Record<string, { id: () => string; body?: unknown }> = {
+  'GET /v1/agents/:id': { id: () => ids.agent! },
+  'PATCH /v1/agents/:id': { id: () => ids.agent!, body: { name: 'Taken over' } },
+  'DELETE /v1/agents/:id': { id: () => ids.agent! },
+  'GET /v1/agents/:id/credentials': { id: () => ids.agent! },
+  'POST /v1/agents/:id/credentials/rotate': { id: () => ids.agent! },
+  'GET /v1/calls/:id': { id: () => ids.call! },
+  'DELETE /v1/api-keys/:id': { id: () => ids.apiKey! },
+};
+
+describe('tenancy', () => {
+  it('covers every /v1 route with an :id (a new route must be added here)', () => {
+    const routes = t.app.routeTable
+      .filter((r) => r.url.startsWith('/v1/') && r.url.includes(':id'))
+      .map((r) => `${r.method} ${r.url}`);
+    expect(routes.sort()).toEqual(Object.keys(byId).sort());
+  });
+
+  it.each(Object.keys(byId))('%s answers 404 to another organization and changes nothing', async (route) => {
+    const [method, path] = route.split(' ') as [string, string];
+    const target = byId[route]!;
+    const response = await t.request(method, path.replace(':id', target.id()), {
+      headers: stranger.auth,
+      body: target.body,
+    });
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('api:not_found');
+  });
+
+  it('still serves the owner: nothing the stranger tried took effect', async () => {
+    const agent = await t.request('GET', `/v1/agents/${ids.agent}`, { headers: owner.auth });
+    expect(agent.status).toBe(200);
+    expect(agent.body.name).toBe('Sales agent');
+    expect((await t.request('GET', `/v1/calls/${ids.call}`, { headers: owner.auth })).status).toBe(200);
+    const keys = await t.request('GET', '/v1/api-keys', { headers: owner.auth });
+    expect(keys.body.data.map((k: { id: string }) => k.id)).toContain(ids.apiKey);
+  });
+
+  it("list routes never show another organization's resources", async () => {
+    for (const path of ['/v1/agents', '/v1/calls', `/v1/calls?agentId=${ids.agent}`, '/v1/api-keys']) {
+      const response = await t.request('GET', path, { headers: stranger.auth });
+      expect(response.status, path).toBe(200);
+      const text = JSON.stringify(response.body);
+      for (const id of Object.values(ids)) expect(text, path).not.toContain(id);
+    }
+  });
+});

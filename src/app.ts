@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import secureJsonParse from 'secure-json-parse';
 import { createAgentsRepository } from './agents/agents.repository.js';
 import { agentsRoutes } from './agents/agents.routes.js';
 import { createAgentsService } from './agents/agents.service.js';
@@ -16,7 +17,7 @@ import { clickToCallRoutes } from './click-to-call/click-to-call.routes.js';
 import { createClickToCallService } from './click-to-call/click-to-call.service.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { registerApiErrorHandler } from './errors.js';
+import { registerApiErrorHandler, validationError } from './errors.js';
 import { healthRoutes } from './health/health.routes.js';
 import { runPeriodically } from './jobs/periodic.js';
 import { createSecretBox } from './lib/crypto.js';
@@ -65,6 +66,30 @@ function validatorCompiler() {
 }
 
 /**
+ * JSON bodies of the management API, parsed so that each refusal says why: not JSON at all, or a
+ * key that could pollute prototypes (`__proto__`, `constructor.prototype`).
+ */
+function parseJsonBody(_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) {
+  const text = body.toString();
+  if (text.trim() === '') return done(validationError([{ path: '$', message: 'The body is empty' }]));
+  try {
+    done(null, secureJsonParse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+  } catch (error) {
+    const forbidden = error instanceof SyntaxError && /prototype/i.test(error.message);
+    done(
+      validationError([
+        {
+          path: '$',
+          message: forbidden
+            ? 'The body contains a forbidden key (__proto__ or constructor.prototype)'
+            : `The body is not valid JSON: ${(error as Error).message}`,
+        },
+      ]),
+    );
+  }
+}
+
+/**
  * The composition root: builds every service once from its explicit dependencies and registers
  * every route. Background work (the duration sweep) runs unless `config.role` is `api`.
  */
@@ -82,6 +107,8 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
   });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   await app.register(fastifyCookie);
   registerApiErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {

@@ -114,9 +114,6 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (fastifyError.statusCode === 400 && error instanceof SyntaxError) {
     return validationError([{ path: '$', message: 'The body is not valid JSON' }]);
   }
-  if (fastifyError.statusCode === 400 && /proto|constructor/i.test(error.message)) {
-    return validationError([{ path: '$', message: 'The body contains a forbidden key' }]);
-  }
   if (fastifyError.statusCode === 404) return new ApiError('not_found', 'Not found');
   if (fastifyError.statusCode === 429) return new ApiError('rate_limited', 'Too many requests');
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

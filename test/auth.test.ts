@@ -47,6 +47,18 @@ describe('sign-up', () => {
     expect(response.status).toBe(422);
     expect(response.body).toMatchObject({ code: 'api:validation', details: [{ path: '$' }] });
   });
+
+  it('refuses prototype-polluting keys with a precise message', async () => {
+    for (const body of [
+      '{"organization":"a","email":"p@example.com","password":"correct horse","__proto__":{"admin":true}}',
+      '{"organization":"a","email":"p@example.com","password":"correct horse","constructor":{"prototype":{"admin":true}}}',
+    ]) {
+      const response = await t.request('POST', '/v1/signup', { body });
+      expect(response.status).toBe(422);
+      expect(response.body.details[0].message).toContain('forbidden key');
+    }
+    expect((await t.request('POST', '/v1/login', { body: { email: 'p@example.com', password: 'correct horse' } })).status).toBe(401);
+  });
 });
 
 describe('log-in', () => {

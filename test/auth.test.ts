@@ -57,7 +57,9 @@ describe('sign-up', () => {
       expect(response.status).toBe(422);
       expect(response.body.details[0].message).toContain('forbidden key');
     }
-    expect((await t.request('POST', '/v1/login', { body: { email: 'p@example.com', password: 'correct horse' } })).status).toBe(401);
+    expect(
+      (await t.request('POST', '/v1/login', { body: { email: 'p@example.com', password: 'correct horse' } })).status,
+    ).toBe(401);
   });
 });
 

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 let org: Org;
-let phoneCounter = 100;
-const nextPhone = () => `+1415555${String(phoneCounter++).padStart(4, '0')}`;
 
 beforeAll(async () => {
   t = await startTestApp();

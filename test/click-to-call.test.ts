@@ -1,12 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 let org: Org;
-let phoneCounter = 100;
-/** A new valid number for each test, so tests never collide on the ctc:007 guard. */
-const nextPhone = () => `+1415555${String(phoneCounter++).padStart(4, '0')}`;
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -3,7 +3,7 @@ import { ApiError, type FieldProblem, notFound, validationError } from '../error
 import type { SecretBox } from '../lib/crypto.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
-import { decodeCursor, encodeCursor, type Page } from '../lib/pagination.js';
+import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { placeholdersOf } from '../lib/template.js';
 import type { AgentRow, AgentsRepository, NewAgentRow } from './agents.repository.js';
 import {
@@ -134,6 +134,22 @@ export function createAgentsService({ repository, secretBox, publicUrl }: Agents
     return row;
   }
 
+  function credentialsOf(row: AgentRow): AgentCredentials {
+    if (row.type !== 'click_to_call' || !row.apiTokenNonce || !row.apiSecretSealed) {
+      throw new ApiError('conflict', 'Only agents of type click_to_call have credentials');
+    }
+    const apiToken = deriveApiToken(secretBox, row.id, row.apiTokenNonce);
+    const apiSecret = secretBox.decrypt(row.apiSecretSealed, row.id);
+    const instructions = buildInstructions({
+      endpoint,
+      apiToken,
+      apiSecret,
+      variables: placeholdersOf(row.prompt, row.firstMessage),
+      signatureRequired: !row.disableSignatureVerification,
+    });
+    return { apiToken, apiSecret, endpoint, instructions: instructions.text, examples: instructions.examples };
+  }
+
   return {
     async create(organizationId: string, input: CreateAgentInput): Promise<AgentView> {
       const settings: AgentSettings = {
@@ -164,11 +180,7 @@ export function createAgentsService({ repository, secretBox, publicUrl }: Agents
       const limit = query.limit ?? 20;
       const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
       const rows = await repository.list(organizationId, { beforeId, limit: limit + 1 });
-      const page = rows.slice(0, limit);
-      return {
-        data: page.map(toView),
-        nextCursor: rows.length > limit && page.length > 0 ? encodeCursor(page[page.length - 1]!.id) : null,
-      };
+      return toPage(rows, limit, toView);
     },
 
     async get(organizationId: string, id: string): Promise<AgentView> {
@@ -200,20 +212,7 @@ export function createAgentsService({ repository, secretBox, publicUrl }: Agents
     },
 
     async credentials(organizationId: string, id: string): Promise<AgentCredentials> {
-      const row = await findOrThrow(organizationId, id);
-      if (row.type !== 'click_to_call' || !row.apiTokenNonce || !row.apiSecretSealed) {
-        throw new ApiError('conflict', 'Only agents of type click_to_call have credentials');
-      }
-      const apiToken = deriveApiToken(secretBox, row.id, row.apiTokenNonce);
-      const apiSecret = secretBox.decrypt(row.apiSecretSealed, row.id);
-      const instructions = buildInstructions({
-        endpoint,
-        apiToken,
-        apiSecret,
-        variables: placeholdersOf(row.prompt, row.firstMessage),
-        signatureRequired: !row.disableSignatureVerification,
-      });
-      return { apiToken, apiSecret, endpoint, instructions: instructions.text, examples: instructions.examples };
+      return credentialsOf(await findOrThrow(organizationId, id));
     },
 
     /** Replaces token and secret together; the old pair stops working with this write. */
@@ -223,7 +222,7 @@ export function createAgentsService({ repository, secretBox, publicUrl }: Agents
         throw new ApiError('conflict', 'Only agents of type click_to_call have credentials');
       const updated = await repository.update(organizationId, id, issueCredentials(secretBox, id).columns);
       if (!updated) throw notFound('Agent');
-      return this.credentials(organizationId, id);
+      return credentialsOf(updated);
     },
 
     /** The agent a click-to-call token belongs to, with its secret; undefined when none does. */

@@ -1,19 +1,13 @@
 import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { calls, type TranscriptTurn } from '../db/schema/index.js';
+import type { CallEvent } from '../providers/voice-provider.js';
 
 export type CallRow = typeof calls.$inferSelect;
 export type NewCallRow = typeof calls.$inferInsert;
 
-export interface EndCall {
-  at: Date;
-  outcome: string;
-  endedReason: string;
-  transcript?: TranscriptTurn[];
-  collectedData: Record<string, unknown>;
-  durationSeconds: number;
-  error?: string;
-}
+/** How a call ended: what the provider's end-of-call report says, and our own error text if any. */
+export type EndCall = Omit<Extract<CallEvent, { type: 'ended' }>, 'type' | 'callId'> & { error?: string };
 
 export function createCallsRepository(db: Db) {
   return {

@@ -1,5 +1,5 @@
 import { notFound } from '../errors.js';
-import { decodeCursor, encodeCursor, type Page } from '../lib/pagination.js';
+import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { CallEvent } from '../providers/voice-provider.js';
 import type { CallRow, CallsRepository } from './calls.repository.js';
 
@@ -57,11 +57,7 @@ export function createCallsService({ repository, now = () => new Date() }: Calls
         beforeId,
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      return {
-        data: page.map(toCallView),
-        nextCursor: rows.length > limit && page.length > 0 ? encodeCursor(page[page.length - 1]!.id) : null,
-      };
+      return toPage(rows, limit, toCallView);
     },
 
     async get(organizationId: string, id: string): Promise<CallView> {

@@ -4,7 +4,7 @@ import type { CallsService } from '../calls/calls.service.js';
 import { hexDigestEquals, hmacSha256Hex, sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { placeholdersOf } from '../lib/template.js';
-import type { ProviderName, ProviderRegistry, StartCallResult } from '../providers/voice-provider.js';
+import type { ProviderName, ProviderRegistry, StartCallRequest, StartCallResult } from '../providers/voice-provider.js';
 import type { ClickToCallRepository, IdempotencyRow } from './click-to-call.repository.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { parseClickToCallBody } from './request-body.js';
@@ -53,10 +53,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     return { status: 200, body: row.response, headers: { 'idempotent-replayed': 'true' } };
   }
 
-  async function startWithProvider(
-    provider: ProviderName,
-    request: Parameters<NonNullable<ProviderRegistry[ProviderName]>['startCall']>[0],
-  ): Promise<StartCallResult> {
+  async function startWithProvider(provider: ProviderName, request: StartCallRequest): Promise<StartCallResult> {
     const adapter = providers[provider];
     if (!adapter) return { ok: false, message: `The ${provider} provider is not available in this process` };
     try {
@@ -64,6 +61,50 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** A response when the key settles the request (a replay or a refusal); undefined to go on. */
+  async function answerFromIdempotencyKey(
+    agentId: string,
+    key: string,
+    requestHash: string,
+    requestId: string,
+  ): Promise<CtcResponse | undefined> {
+    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY) {
+      return ctcError('ctc:011', requestId, {
+        details: [{ path: 'headers.idempotency-key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY} characters` }],
+      });
+    }
+    try {
+      const at = now();
+      await repository.deleteIdempotencyKeyIfStale(agentId, key, at, new Date(at.getTime() - IDEMPOTENCY_ABANDONED_MS));
+      const existing = await repository.findIdempotencyKey(agentId, key);
+      return existing ? replay(existing, requestHash, requestId) : undefined;
+    } catch (error) {
+      report(error, 'reading the idempotency key');
+      return ctcError('ctc:002', requestId);
+    }
+  }
+
+  /** ctc:010 once the agent's requests this minute exceed its limit, counted in the database. */
+  async function checkRateLimit(
+    agentId: string,
+    limit: number | null,
+    requestId: string,
+  ): Promise<CtcResponse | undefined> {
+    if (limit === null) return undefined;
+    const at = now().getTime();
+    const windowStart = at - (at % WINDOW_MS);
+    let seen: number;
+    try {
+      seen = await repository.countRequest(agentId, new Date(windowStart));
+    } catch (error) {
+      report(error, 'counting the request');
+      return ctcError('ctc:002', requestId);
+    }
+    if (seen <= limit) return undefined;
+    const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - at) / 1000));
+    return ctcError('ctc:010', requestId, { headers: { 'retry-after': String(retryAfter) } });
   }
 
   return {
@@ -96,43 +137,13 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
       const idempotencyKey = request.idempotencyKey;
       const requestHash = sha256Hex(rawBody);
       if (idempotencyKey !== undefined) {
-        if (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY) {
-          return ctcError('ctc:011', requestId, {
-            details: [{ path: 'headers.idempotency-key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY} characters` }],
-          });
-        }
-        try {
-          const at = now();
-          await repository.deleteIdempotencyKeyIfStale(
-            row.id,
-            idempotencyKey,
-            at,
-            new Date(at.getTime() - IDEMPOTENCY_ABANDONED_MS),
-          );
-          const existing = await repository.findIdempotencyKey(row.id, idempotencyKey);
-          if (existing) return replay(existing, requestHash, requestId);
-        } catch (error) {
-          report(error, 'reading the idempotency key');
-          return ctcError('ctc:002', requestId);
-        }
+        const answered = await answerFromIdempotencyKey(row.id, idempotencyKey, requestHash, requestId);
+        if (answered) return answered;
       }
 
       // 5a. The agent's rate limit, counted in the database so every process shares it.
-      if (row.rateLimitPerMinute !== null) {
-        const at = now().getTime();
-        const windowStart = at - (at % WINDOW_MS);
-        let seen: number;
-        try {
-          seen = await repository.countRequest(row.id, new Date(windowStart));
-        } catch (error) {
-          report(error, 'counting the request');
-          return ctcError('ctc:002', requestId);
-        }
-        if (seen > row.rateLimitPerMinute) {
-          const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - at) / 1000));
-          return ctcError('ctc:010', requestId, { headers: { 'retry-after': String(retryAfter) } });
-        }
-      }
+      const limited = await checkRateLimit(row.id, row.rateLimitPerMinute, requestId);
+      if (limited) return limited;
 
       // 6–7. The agent must be on and set up for click to call.
       if (!row.enabled) return ctcError('ctc:004', requestId);

@@ -17,3 +17,14 @@ export function decodeCursor(cursor: string): string {
   if (!isIdShaped(id)) throw validationError([{ path: 'query.cursor', message: 'is not a cursor this API returned' }]);
   return id;
 }
+
+/** Turns `limit + 1` rows fetched newest first into a page and the cursor of the next one. */
+export function toPage<Row extends { id: string }, View>(
+  rows: Row[],
+  limit: number,
+  view: (row: Row) => View,
+): Page<View> {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { data: page.map(view), nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+}

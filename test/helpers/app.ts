@@ -163,3 +163,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   };
   return testApp;
 }
+
+let phoneCounter = 100;
+/** A new valid E.164 number each time, so tests in a file never collide on the ctc:007 guard. */
+export function nextPhone(): string {
+  return `+1415555${String(phoneCounter++).padStart(4, '0')}`;
+}

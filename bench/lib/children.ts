@@ -1,0 +1,133 @@
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (bench/lib/ is two levels down). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Every child this process started and has not yet seen exit: killed by `killAll`. */
+const live = new Set<ChildProcess>();
+
+export interface Child {
+  process: ChildProcess;
+  pid: number;
+  /** The last few KB of what it wrote to stdout and stderr, for error messages. */
+  output(): string;
+  /** Resolves with the exit code (or signal) once it has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Spawns a child, remembers it until it exits, and keeps the tail of its output. */
+export function startChild(command: string, args: string[], options: SpawnOptions & { label: string }): Child {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  if (child.pid === undefined) throw new Error(`could not start ${options.label}`);
+  live.add(child);
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString('utf8')).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    });
+    child.once('error', () => {
+      live.delete(child);
+      resolve({ code: null, signal: null });
+    });
+  });
+  const pid = child.pid;
+  return {
+    process: child,
+    pid,
+    output: () => tail,
+    exited,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** A TypeScript file of bench/ run by Node through tsx, with an IPC channel to this process. */
+export function startTsChild(file: string, label: string, env: NodeJS.ProcessEnv = process.env): Child {
+  return startChild(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', file)], {
+    label,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+}
+
+/** Kills every child still running (SIGKILL), by pid: used on the way out, also after a failure. */
+export function killAll(): void {
+  for (const child of live) {
+    try {
+      child.kill('SIGKILL');
+    } catch {}
+  }
+  live.clear();
+}
+
+/** Kill the children if the benchmark itself is interrupted or dies. */
+export function killChildrenOnExit(): void {
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(130);
+    });
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `url` until it answers 200, the child exits, or `timeoutMs` passes. Returns the time from
+ * `since` (performance.now()) to the first 200, in ms.
+ */
+export async function waitUntilHealthy(url: string, child: Child, since: number, timeoutMs = 60_000): Promise<number> {
+  let exited = false;
+  void child.exited.then(() => {
+    exited = true;
+  });
+  const deadline = since + timeoutMs;
+  for (;;) {
+    if (exited) throw new Error(`the child exited before ${url} answered:\n${child.output()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return performance.now() - since;
+    } catch {}
+    if (performance.now() > deadline)
+      throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${child.output()}`);
+    await sleep(20);
+  }
+}
+
+/** VmRSS of a process, in MB (from /proc/<pid>/status). */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}

@@ -1,0 +1,59 @@
+/**
+ * `npm run bench`: builds the server (`npm run build`, skipped with --no-build), runs every
+ * benchmark in bench/ in turn and prints one table of results, ratios and targets.
+ * `--json <file>` also writes the results as JSON. Exits 1 if a benchmark failed (not for a missed target).
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { clickToCall } from './click-to-call.js';
+import { killAll, killChildrenOnExit, ROOT } from './lib/children.js';
+import { type Benchmark, type BenchmarkResult, formatResults } from './lib/report.js';
+
+const BENCHMARKS: Benchmark[] = [clickToCall];
+
+const args = process.argv.slice(2);
+const jsonAt = args.indexOf('--json');
+const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
+
+killChildrenOnExit();
+const started = performance.now();
+const sourceVersion = describeSource();
+if (!args.includes('--no-build')) {
+  process.stderr.write('[bench] npm run build\n');
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) {
+    process.stderr.write('[bench] the build failed; nothing was measured\n');
+    process.exit(1);
+  }
+}
+
+/** Which code was measured: the commit, and whether src/ differed from it when it was built. */
+function describeSource(): string {
+  const git = (...gitArgs: string[]) => spawnSync('git', gitArgs, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const commit = git('log', '-1', '--format=%h %s');
+  if (!commit) return 'source: not a git checkout';
+  const dirty = git('status', '--porcelain', '--', 'src', 'drizzle', 'package.json', 'package-lock.json');
+  return `source: commit ${commit}${dirty ? ' (with uncommitted changes to src/, drizzle/ or package files)' : ''}`;
+}
+const results: BenchmarkResult[] = [];
+let failed = false;
+for (const benchmark of BENCHMARKS) {
+  try {
+    results.push(await benchmark.run());
+  } catch (error) {
+    failed = true;
+    process.stderr.write(`[bench] ${benchmark.name} failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  } finally {
+    killAll();
+  }
+}
+
+const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+process.stdout.write(`\n${machine}\n${sourceVersion}\n\n${formatResults(results)}`);
+process.stdout.write(`(${((performance.now() - started) / 1000).toFixed(0)} s in all)\n`);
+if (jsonFile) {
+  const report = { machine, source: sourceVersion, date: new Date().toISOString(), results };
+  await writeFile(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
+}
+process.exit(failed || results.some((result) => result.failures.length > 0) ? 1 : 0);

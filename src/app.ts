@@ -3,6 +3,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
+import { createAgentCache } from './agents/agent-cache.js';
 import { createAgentsRepository } from './agents/agents.repository.js';
 import { agentsRoutes } from './agents/agents.routes.js';
 import { createAgentsService } from './agents/agents.service.js';
@@ -120,6 +121,8 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   const auth = createAuthService({ repository: createAuthRepository(db), signup: config.signup });
   const agents = createAgentsService({
     repository: createAgentsRepository(db),
+    changes: database.changes,
+    cache: createAgentCache({ feed: database.changes }),
     secretBox,
     publicUrl: config.publicUrl,
   });

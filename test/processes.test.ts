@@ -134,6 +134,72 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two processes sharing one Postgre
   });
 });
 
+describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', () => {
+  it('a rotation or a disable through one process takes effect in the other, whose cache held the agent', async () => {
+    const db = await createTestDatabase();
+    try {
+      const env = {
+        DATABASE_URL: db.url!,
+        SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
+        SWITCHBOARD_SIGNUP: 'open',
+      };
+      const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+      started.push(a!, b!);
+      const { apiToken, apiSecret, agentId, auth } = await setUpAgent(a!.url, { rateLimitPerMinute: null });
+      const wrongSignature = (url: string, token: string) =>
+        json(`${url}/api/click-to-call`, {
+          method: 'POST',
+          headers: { 'api-key': token, signature: '0'.repeat(64) },
+          body: '{}',
+        });
+      // B now holds the agent in its cache.
+      expect((await wrongSignature(b!.url, apiToken)).body.code).toBe('ctc:006');
+
+      const rotated = await json(`${a!.url}/v1/agents/${agentId}/credentials/rotate`, {
+        method: 'POST',
+        headers: { authorization: auth.authorization },
+      });
+      expect(rotated.status).toBe(200);
+      // The notification crosses processes in well under a millisecond on loopback; allow 250 ms.
+      const refusedWithin = async (url: string, token: string, code: string) => {
+        const deadline = Date.now() + 250;
+        for (;;) {
+          const response = await wrongSignature(url, token);
+          if (response.body.code === code) return true;
+          if (Date.now() > deadline) return false;
+        }
+      };
+      expect(await refusedWithin(b!.url, apiToken, 'ctc:003')).toBe(true);
+      expect(
+        (
+          await signedCall(
+            b!.url,
+            rotated.body.apiToken,
+            rotated.body.apiSecret,
+            JSON.stringify({ phone: '+14155550123' }),
+          )
+        ).status,
+      ).toBe(200);
+
+      await json(`${a!.url}/v1/agents/${agentId}`, {
+        method: 'PATCH',
+        headers: auth,
+        body: JSON.stringify({ enabled: false }),
+      });
+      const body = JSON.stringify({ phone: '+14155550124' });
+      const deadline = Date.now() + 250;
+      let code = '';
+      while (code !== 'ctc:004' && Date.now() < deadline) {
+        code = (await signedCall(b!.url, rotated.body.apiToken, rotated.body.apiSecret, body)).body.code;
+      }
+      expect(code).toBe('ctc:004');
+    } finally {
+      await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
+      await db.drop();
+    }
+  });
+});
+
 describe('the CLI', () => {
   it('sign prints the hex HMAC-SHA256 of standard input', async () => {
     const body = '{"phone":"+14155550123","variables":{"name":"Zoë"}}';

@@ -1,10 +1,12 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
+import type { ChangeFeed } from '../db/change-feed.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
 import type { SecretBox } from '../lib/crypto.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { placeholdersOf } from '../lib/template.js';
+import { AGENT_TOPIC, type AgentCache } from './agent-cache.js';
 import type { AgentRow, AgentsRepository, NewAgentRow } from './agents.repository.js';
 import {
   type CreateAgentInput,
@@ -120,13 +122,18 @@ function checkAgent(agent: AgentSettings): FieldProblem[] {
 
 export interface AgentsServiceDeps {
   repository: AgentsRepository;
+  /** Where agent changes are announced, so every process's cache forgets the old version. */
+  changes: ChangeFeed;
+  cache: AgentCache;
   secretBox: SecretBox;
   /** The public base URL, for the endpoint shown with credentials. */
   publicUrl: string;
 }
 
-export function createAgentsService({ repository, secretBox, publicUrl }: AgentsServiceDeps) {
+export function createAgentsService({ repository, changes, cache, secretBox, publicUrl }: AgentsServiceDeps) {
   const endpoint = `${publicUrl}/api/click-to-call`;
+
+  const announce = (agentId: string) => changes.publish(AGENT_TOPIC, agentId);
 
   async function findOrThrow(organizationId: string, id: string): Promise<AgentRow> {
     const row = await repository.find(organizationId, id);
@@ -189,26 +196,28 @@ export function createAgentsService({ repository, secretBox, publicUrl }: Agents
 
     async update(organizationId: string, id: string, patch: UpdateAgentInput): Promise<AgentView> {
       const current = await findOrThrow(organizationId, id);
-      const changes = Object.fromEntries(
+      const changed = Object.fromEntries(
         Object.entries(patch).filter(([, v]) => v !== undefined),
       ) as Partial<AgentSettings>;
-      const merged: AgentSettings = { ...current, ...changes };
+      const merged: AgentSettings = { ...current, ...changed };
       // Switching away from a real provider drops its credential rather than failing the change.
-      if (changes.provider === 'simulator' && changes.providerCredentialId === undefined) {
+      if (changed.provider === 'simulator' && changed.providerCredentialId === undefined) {
         merged.providerCredentialId = null;
-        changes.providerCredentialId = null;
+        changed.providerCredentialId = null;
       }
       const problems = checkAgent(merged);
       if (problems.length > 0) throw validationError(problems);
       const credentials =
         merged.type === 'click_to_call' && !current.apiTokenHash ? issueCredentials(secretBox, id).columns : {};
-      const updated = await repository.update(organizationId, id, { ...changes, ...credentials });
+      const updated = await repository.update(organizationId, id, { ...changed, ...credentials });
       if (!updated) throw notFound('Agent');
+      await announce(id);
       return toView(updated);
     },
 
     async remove(organizationId: string, id: string): Promise<void> {
       if (!(await repository.softDelete(organizationId, id))) throw notFound('Agent');
+      await announce(id);
     },
 
     async credentials(organizationId: string, id: string): Promise<AgentCredentials> {
@@ -222,14 +231,18 @@ export function createAgentsService({ repository, secretBox, publicUrl }: Agents
         throw new ApiError('conflict', 'Only agents of type click_to_call have credentials');
       const updated = await repository.update(organizationId, id, issueCredentials(secretBox, id).columns);
       if (!updated) throw notFound('Agent');
+      await announce(id);
       return credentialsOf(updated);
     },
 
     /** The agent a click-to-call token belongs to, with its secret; undefined when none does. */
     async findByApiToken(apiToken: string): Promise<CallTriggerAgent | undefined> {
-      const row = await repository.findByTokenHash(sha256Hex(apiToken));
-      if (!row?.apiSecretSealed) return undefined;
-      return { row, apiSecret: secretBox.decrypt(row.apiSecretSealed, row.id) };
+      const tokenHash = sha256Hex(apiToken);
+      return cache.lookup(tokenHash, async () => {
+        const row = await repository.findByTokenHash(tokenHash);
+        if (!row?.apiSecretSealed) return undefined;
+        return { row, apiSecret: secretBox.decrypt(row.apiSecretSealed, row.id) };
+      });
     },
   };
 }

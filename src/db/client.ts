@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from './change-feed.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -15,6 +16,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations
 export interface Database {
   readonly db: Db;
   readonly engine: 'pglite' | 'postgres';
+  /** How processes sharing this database tell each other what changed (cache invalidation). */
+  readonly changes: ChangeFeed;
   /** Throws when the database cannot answer a trivial query within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -37,22 +40,37 @@ export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database 
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const changes = createPostgresChangeFeed({
+    url,
+    notify: async (channel, payload) => {
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+  });
   return {
     db,
     engine: 'postgres',
+    changes,
     ping: (timeoutMs = 2000) => withTimeout(db.execute(sql`select 1`), timeoutMs),
-    close: () => pool.end(),
+    async close() {
+      await changes.close();
+      await pool.end();
+    },
   };
 }
 
 /** Drizzle over an open PGlite instance (in memory for tests, a directory for the embedded mode). */
 export function openPglite(client: PGlite): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const changes = createLocalChangeFeed();
   return {
     db,
     engine: 'pglite',
+    changes,
     ping: (timeoutMs = 2000) => withTimeout(db.execute(sql`select 1`), timeoutMs),
-    close: () => client.close(),
+    async close() {
+      await changes.close();
+      await client.close();
+    },
   };
 }
 

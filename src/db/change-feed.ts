@@ -1,0 +1,114 @@
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+
+/**
+ * Tells every process sharing the database that something it may have cached changed. With
+ * PostgreSQL it is LISTEN/NOTIFY on a dedicated connection; with the embedded database there is only
+ * this process. `live` is false while a process cannot hear the others (its listening connection
+ * is down): caches must then not be trusted.
+ */
+export interface ChangeFeed {
+  readonly live: boolean;
+  /** Announces a change to every process, this one included. */
+  publish(topic: string, key: string): Promise<void>;
+  /** `onChange(key)` for each change; `onReset()` when changes may have been missed. */
+  subscribe(topic: string, onChange: (key: string) => void, onReset: () => void): void;
+  close(): Promise<void>;
+}
+
+/** One process alone on its database (the embedded PGlite): changes never come from elsewhere. */
+export function createLocalChangeFeed(): ChangeFeed {
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  return {
+    live: true,
+    async publish(topic, key) {
+      events.emit(topic, key);
+    },
+    subscribe(topic, onChange) {
+      events.on(topic, onChange);
+    },
+    async close() {
+      events.removeAllListeners();
+    },
+  };
+}
+
+const CHANNEL = 'switchboard_changes';
+
+/**
+ * LISTEN/NOTIFY on one dedicated connection, reconnected after a failure. While it is down the feed
+ * is not live and every subscriber is reset on reconnect, since notifications sent meanwhile are lost.
+ */
+export function createPostgresChangeFeed(options: {
+  url: string;
+  /** Sends the NOTIFY; the pool's connection, so a publish never waits for the listener. */
+  notify: (channel: string, payload: string) => Promise<void>;
+  onError?: (error: unknown) => void;
+}): ChangeFeed {
+  const subscribers = new Map<string, { onChange: (key: string) => void; onReset: () => void }[]>();
+  let client: pg.Client | undefined;
+  let live = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const resetAll = () => {
+    for (const list of subscribers.values()) for (const s of list) s.onReset();
+  };
+
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
+    const lost = (error?: unknown) => {
+      if (client !== next) return;
+      client = undefined;
+      live = false;
+      resetAll();
+      if (error) options.onError?.(error);
+      next.end().catch(() => {});
+      if (!closed) retry = setTimeout(connect, 1000);
+    };
+    next.on('error', lost);
+    next.on('end', () => lost());
+    next.on('notification', (message) => {
+      const payload = message.payload ?? '';
+      const at = payload.indexOf(':');
+      if (at < 0) return;
+      const topic = payload.slice(0, at);
+      for (const s of subscribers.get(topic) ?? []) s.onChange(payload.slice(at + 1));
+    });
+    try {
+      client = next;
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      // Whatever was cached before this connection listened may be stale.
+      resetAll();
+      live = true;
+    } catch (error) {
+      lost(error);
+    }
+  };
+  void connect();
+
+  return {
+    get live() {
+      return live;
+    },
+    async publish(topic, key) {
+      // This process hears its own NOTIFY too, but only after a round trip: apply it at once.
+      for (const s of subscribers.get(topic) ?? []) s.onChange(key);
+      await options.notify(CHANNEL, `${topic}:${key}`);
+    },
+    subscribe(topic, onChange, onReset) {
+      subscribers.set(topic, [...(subscribers.get(topic) ?? []), { onChange, onReset }]);
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const current = client;
+      client = undefined;
+      live = false;
+      await current?.end().catch(() => {});
+    },
+  };
+}

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import { type Db, rowsOf } from '../db/client.js';
 import { calls, type TranscriptTurn } from '../db/schema/index.js';
+import { createBatcher } from '../lib/batcher.js';
 import type { CallEvent } from '../providers/voice-provider.js';
 
 export type CallRow = typeof calls.$inferSelect;
@@ -9,7 +10,82 @@ export type NewCallRow = typeof calls.$inferInsert;
 /** How a call ended: what the provider's end-of-call report says, and our own error text if any. */
 export type EndCall = Omit<Extract<CallEvent, { type: 'ended' }>, 'type' | 'callId'> & { error?: string };
 
+/** `ids` once each, in order; the result of a later duplicate is false (the first one did the work). */
+function firstOccurrences<T extends { id: string }>(items: T[]): { unique: T[]; isFirst: boolean[] } {
+  const seen = new Set<string>();
+  const isFirst = items.map((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
+  return { unique: items.filter((_, i) => isFirst[i]), isFirst };
+}
+
+/** Per item, whether its id is among the rows the statement changed. */
+function changedIn(items: { id: string }[], isFirst: boolean[], result: unknown): boolean[] {
+  const changed = new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
+  return items.map((item, i) => Boolean(isFirst[i]) && changed.has(item.id));
+}
+
 export function createCallsRepository(db: Db) {
+  // Call events arrive many at a time under load: each kind is applied to a batch of calls in one
+  // statement (createBatcher), so a busy server writes far fewer statements than calls.
+  const providerIds = createBatcher(async (items: { id: string; providerCallId: string }[]) => {
+    const { unique, isFirst } = firstOccurrences(items);
+    const result = await db.execute(sql`
+      update calls set provider_call_id = v.provider_call_id
+      from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.providerCallId))}::text[])
+        as v(id, provider_call_id)
+      where calls.id = v.id
+      returning calls.id`);
+    return changedIn(items, isFirst, result);
+  });
+
+  const ringing = createBatcher(async (ids: string[]) => {
+    const items = ids.map((id) => ({ id }));
+    const { unique, isFirst } = firstOccurrences(items);
+    const result = await db.execute(sql`
+      update calls set status = 'ringing'
+      where id = any(${sql.param(unique.map((i) => i.id))}::text[]) and status = 'queued'
+      returning id`);
+    return changedIn(items, isFirst, result);
+  });
+
+  const answered = createBatcher(async (items: { id: string; at: Date }[]) => {
+    const { unique, isFirst } = firstOccurrences(items);
+    const result = await db.execute(sql`
+      update calls set status = 'in_progress', answered_at = v.at
+      from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.at.toISOString()))}::timestamptz[])
+        as v(id, at)
+      where calls.id = v.id and calls.status in ('queued', 'ringing')
+      returning calls.id`);
+    return changedIn(items, isFirst, result);
+  });
+
+  const endings = createBatcher(async (items: { id: string; end: EndCall }[]) => {
+    const { unique, isFirst } = firstOccurrences(items);
+    const column = <T>(pick: (end: EndCall) => T) => sql.param(unique.map((item) => pick(item.end)));
+    const result = await db.execute(sql`
+      update calls set
+        status = 'ended',
+        outcome = v.outcome,
+        ended_reason = v.ended_reason,
+        ended_at = v.ended_at,
+        duration_seconds = v.duration_seconds,
+        collected_data = v.collected_data::jsonb,
+        transcript = coalesce(v.transcript::jsonb, calls.transcript),
+        error = coalesce(v.error, calls.error)
+      from unnest(
+        ${sql.param(unique.map((i) => i.id))}::text[],
+        ${column((e) => e.outcome)}::text[],
+        ${column((e) => e.endedReason)}::text[],
+        ${column((e) => e.at.toISOString())}::timestamptz[],
+        ${column((e) => e.durationSeconds)}::int[],
+        ${column((e) => JSON.stringify(e.collectedData))}::text[],
+        ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null))}::text[],
+        ${column((e) => e.error ?? null)}::text[]
+      ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error)
+      where calls.id = v.id and calls.status <> 'ended'
+      returning calls.id`);
+    return changedIn(items, isFirst, result);
+  });
+
   return {
     async find(organizationId: string, id: string): Promise<CallRow | undefined> {
       const rows = await db
@@ -40,28 +116,14 @@ export function createCallsRepository(db: Db) {
         .limit(filter.limit);
     },
 
-    async setProviderCallId(id: string, providerCallId: string): Promise<void> {
-      await db.update(calls).set({ providerCallId }).where(eq(calls.id, id));
-    },
+    /** Records the provider's id for the call. */
+    setProviderCallId: (id: string, providerCallId: string): Promise<boolean> =>
+      providerIds.add({ id, providerCallId }),
 
     /** Status only moves forward: a late `ringing` never reopens an answered or ended call. */
-    async markRinging(id: string): Promise<boolean> {
-      const rows = await db
-        .update(calls)
-        .set({ status: 'ringing' })
-        .where(and(eq(calls.id, id), eq(calls.status, 'queued')))
-        .returning({ id: calls.id });
-      return rows.length > 0;
-    },
+    markRinging: (id: string): Promise<boolean> => ringing.add(id),
 
-    async markAnswered(id: string, at: Date): Promise<boolean> {
-      const rows = await db
-        .update(calls)
-        .set({ status: 'in_progress', answeredAt: at })
-        .where(and(eq(calls.id, id), inArray(calls.status, ['queued', 'ringing'])))
-        .returning({ id: calls.id });
-      return rows.length > 0;
-    },
+    markAnswered: (id: string, at: Date): Promise<boolean> => answered.add({ id, at }),
 
     async appendTranscript(id: string, turn: TranscriptTurn): Promise<boolean> {
       const rows = await db
@@ -74,26 +136,11 @@ export function createCallsRepository(db: Db) {
 
     /**
      * Ends a call unless it has ended already, so each call gets exactly one terminal state
-     * whoever reports first (the provider, a repeated webhook, or the duration sweep).
-     * Ending also releases the call's ctc:007 lock: the unique index covers open calls only.
+     * whoever reports first (the provider, a repeated webhook, or the duration sweep); true when
+     * this report ended it. Ending also releases the call's ctc:007 lock: the unique index covers
+     * open calls only.
      */
-    async end(id: string, end: EndCall): Promise<CallRow | undefined> {
-      const rows = await db
-        .update(calls)
-        .set({
-          status: 'ended',
-          outcome: end.outcome,
-          endedReason: end.endedReason,
-          endedAt: end.at,
-          durationSeconds: end.durationSeconds,
-          collectedData: end.collectedData,
-          ...(end.transcript ? { transcript: end.transcript } : {}),
-          ...(end.error ? { error: end.error } : {}),
-        })
-        .where(and(eq(calls.id, id), ne(calls.status, 'ended')))
-        .returning();
-      return rows[0];
-    },
+    end: (id: string, end: EndCall): Promise<boolean> => endings.add({ id, end }),
 
     /** Closes up to `limit` open calls past their deadline as FAILED / timeout; returns their ids. */
     async closeOverdue(now: Date, limit: number): Promise<string[]> {

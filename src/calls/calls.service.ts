@@ -96,8 +96,8 @@ export function createCallsService({ repository, now = () => new Date() }: Calls
       });
     },
 
-    setProviderCallId(callId: string, providerCallId: string): Promise<void> {
-      return repository.setProviderCallId(callId, providerCallId);
+    async setProviderCallId(callId: string, providerCallId: string): Promise<void> {
+      await repository.setProviderCallId(callId, providerCallId);
     },
 
     /** The duration sweep: closes calls open past `maxCallDurationSeconds`. Returns how many. */

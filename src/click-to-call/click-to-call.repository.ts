@@ -2,6 +2,7 @@ import { and, count, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { NewCallRow } from '../calls/calls.repository.js';
 import type { Db } from '../db/client.js';
 import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
+import { createBatcher } from '../lib/batcher.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
@@ -12,6 +13,21 @@ class Refusal {
 }
 
 export function createClickToCallRepository(db: Db) {
+  /**
+   * Calls accepted at the same moment are inserted together: one multi-row INSERT in which the
+   * partial unique index still refuses, row by row, a second open call to a number (the later row
+   * of two for one number in the same statement conflicts with the earlier and is skipped).
+   */
+  const inserts = createBatcher(async (rows: NewCallRow[]) => {
+    const inserted = await db
+      .insert(calls)
+      .values(rows)
+      .onConflictDoNothing({ target: [calls.agentId, calls.toNumber], where: sql.raw(`status <> 'ended'`) })
+      .returning({ id: calls.id });
+    const ids = new Set(inserted.map((row) => row.id));
+    return rows.map((row) => ids.has(row.id));
+  });
+
   return {
     /**
      * Counts one request against the agent's current minute and returns the count so far, in one
@@ -77,6 +93,10 @@ export function createClickToCallRepository(db: Db) {
       idempotency?: { key: string; requestHash: string; expiresAt: Date };
     }): Promise<AcceptResult> {
       const { call } = input;
+      if (!input.idempotency && input.maxConcurrentCalls === null) {
+        // Nothing else to decide together: the insert alone is atomic.
+        return (await inserts.add(call)) ? { ok: true } : { ok: false, reason: 'number_busy' };
+      }
       try {
         await db.transaction(async (tx) => {
           if (input.idempotency) {

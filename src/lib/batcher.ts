@@ -1,0 +1,52 @@
+export interface BatcherOptions {
+  /** Items per statement at most, default 200. */
+  maxBatch?: number;
+  /** Batches in flight at once, default 4: enough to keep a connection pool busy. */
+  concurrency?: number;
+}
+
+/**
+ * Groups work that arrives at the same time into one call of `run` (one SQL statement for many
+ * rows), the way a database groups commits. An item waits at most until the batches already in
+ * flight finish; alone, it runs on the next turn of the event loop. `run` returns one result per
+ * item, in order; if it throws, every item of that batch fails with the error.
+ */
+export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions = {}) {
+  const maxBatch = options.maxBatch ?? 200;
+  const concurrency = options.concurrency ?? 4;
+  let queue: { item: In; resolve: (out: Out) => void; reject: (error: unknown) => void }[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  const pump = () => {
+    scheduled = false;
+    while (inFlight < concurrency && queue.length > 0) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      inFlight++;
+      run(batch.map((entry) => entry.item))
+        .then(
+          (results) => batch.forEach((entry, i) => entry.resolve(results[i] as Out)),
+          (error) => {
+            for (const entry of batch) entry.reject(error);
+          },
+        )
+        .finally(() => {
+          inFlight--;
+          pump();
+        });
+    }
+  };
+
+  return {
+    add(item: In): Promise<Out> {
+      return new Promise<Out>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        if (!scheduled && inFlight < concurrency) {
+          scheduled = true;
+          setImmediate(pump);
+        }
+      });
+    },
+  };
+}

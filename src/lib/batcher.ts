@@ -1,7 +1,7 @@
 export interface BatcherOptions {
   /** Items per statement at most, default 200. */
   maxBatch?: number;
-  /** Batches in flight at once, default 4: enough to keep a connection pool busy. */
+  /** Batches in flight at once, default 1: the next batch collects while one is in flight. */
   concurrency?: number;
 }
 
@@ -13,7 +13,7 @@ export interface BatcherOptions {
  */
 export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, options: BatcherOptions = {}) {
   const maxBatch = options.maxBatch ?? 200;
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? 1;
   let queue: { item: In; resolve: (out: Out) => void; reject: (error: unknown) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;

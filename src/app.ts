@@ -112,8 +112,10 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   await app.register(fastifyCookie);
   registerApiErrorHandler(app);
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and a promise per request shows.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   const { db } = database;

@@ -145,7 +145,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', 
       };
       const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
       started.push(a!, b!);
-      const { apiToken, apiSecret, agentId, auth } = await setUpAgent(a!.url, { rateLimitPerMinute: null });
+      const { apiToken, agentId, auth } = await setUpAgent(a!.url, { rateLimitPerMinute: null });
       const wrongSignature = (url: string, token: string) =>
         json(`${url}/api/click-to-call`, {
           method: 'POST',

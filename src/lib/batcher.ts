@@ -26,7 +26,9 @@ export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, opt
       inFlight++;
       run(batch.map((entry) => entry.item))
         .then(
-          (results) => batch.forEach((entry, i) => entry.resolve(results[i] as Out)),
+          (results) => {
+            for (const [i, entry] of batch.entries()) entry.resolve(results[i] as Out);
+          },
           (error) => {
             for (const entry of batch) entry.reject(error);
           },

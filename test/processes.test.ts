@@ -89,27 +89,37 @@ describe('the embedded database directory', () => {
   });
 });
 
+/** Two server processes sharing one fresh PostgreSQL database, stopped and dropped afterwards. */
+async function withTwoServers(test: (a: ServerProcess, b: ServerProcess) => Promise<void>): Promise<void> {
+  const db = await createTestDatabase();
+  try {
+    const env = {
+      DATABASE_URL: db.url!,
+      SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
+      SWITCHBOARD_SIGNUP: 'open',
+    };
+    const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    started.push(a, b);
+    await test(a, b);
+  } finally {
+    await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
+    await db.drop();
+  }
+}
+
 describe.runIf(process.env.TEST_DATABASE_URL)('two processes sharing one PostgreSQL', () => {
   it('hold the ctc:007 guard and maxConcurrentCalls together', async () => {
-    const db = await createTestDatabase();
-    try {
-      const env = {
-        DATABASE_URL: db.url!,
-        SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
-        SWITCHBOARD_SIGNUP: 'open',
-      };
-      const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-      started.push(a!, b!);
-      const { apiToken, apiSecret, agentId, auth } = await setUpAgent(a!.url, { simulator: { delayMs: 3000 } });
+    await withTwoServers(async (a, b) => {
+      const { apiToken, apiSecret, agentId, auth } = await setUpAgent(a.url, { simulator: { delayMs: 3000 } });
 
       const body = JSON.stringify({ phone: '+14155550123' });
       const responses = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => signedCall(i % 2 ? a!.url : b!.url, apiToken, apiSecret, body)),
+        Array.from({ length: 30 }, (_, i) => signedCall(i % 2 ? a.url : b.url, apiToken, apiSecret, body)),
       );
       expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
       expect(responses.filter((r) => r.body.code === 'ctc:007')).toHaveLength(29);
 
-      await json(`${a!.url}/v1/agents/${agentId}`, {
+      await json(`${a.url}/v1/agents/${agentId}`, {
         method: 'PATCH',
         headers: auth,
         body: JSON.stringify({ maxConcurrentCalls: 3 }),
@@ -117,7 +127,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two processes sharing one Postgre
       const burst = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
           signedCall(
-            i % 2 ? a!.url : b!.url,
+            i % 2 ? a.url : b.url,
             apiToken,
             apiSecret,
             JSON.stringify({ phone: `+1415555${String(200 + i).padStart(4, '0')}` }),
@@ -127,25 +137,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two processes sharing one Postgre
       // One call is still open from the first burst: two more fit under the limit of three.
       expect(burst.filter((r) => r.status === 200)).toHaveLength(2);
       expect(burst.filter((r) => r.body.code === 'ctc:007')).toHaveLength(10);
-    } finally {
-      await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
-      await db.drop();
-    }
+    });
   });
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', () => {
   it('a rotation or a disable through one process takes effect in the other, whose cache held the agent', async () => {
-    const db = await createTestDatabase();
-    try {
-      const env = {
-        DATABASE_URL: db.url!,
-        SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
-        SWITCHBOARD_SIGNUP: 'open',
-      };
-      const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
-      started.push(a!, b!);
-      const { apiToken, agentId, auth } = await setUpAgent(a!.url, { rateLimitPerMinute: null });
+    await withTwoServers(async (a, b) => {
+      const { apiToken, agentId, auth } = await setUpAgent(a.url, { rateLimitPerMinute: null });
       const wrongSignature = (url: string, token: string) =>
         json(`${url}/api/click-to-call`, {
           method: 'POST',
@@ -153,9 +152,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', 
           body: '{}',
         });
       // B now holds the agent in its cache.
-      expect((await wrongSignature(b!.url, apiToken)).body.code).toBe('ctc:006');
+      expect((await wrongSignature(b.url, apiToken)).body.code).toBe('ctc:006');
 
-      const rotated = await json(`${a!.url}/v1/agents/${agentId}/credentials/rotate`, {
+      const rotated = await json(`${a.url}/v1/agents/${agentId}/credentials/rotate`, {
         method: 'POST',
         headers: { authorization: auth.authorization },
       });
@@ -169,11 +168,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', 
           if (Date.now() > deadline) return false;
         }
       };
-      expect(await refusedWithin(b!.url, apiToken, 'ctc:003')).toBe(true);
+      expect(await refusedWithin(b.url, apiToken, 'ctc:003')).toBe(true);
       expect(
         (
           await signedCall(
-            b!.url,
+            b.url,
             rotated.body.apiToken,
             rotated.body.apiSecret,
             JSON.stringify({ phone: '+14155550123' }),
@@ -181,7 +180,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', 
         ).status,
       ).toBe(200);
 
-      await json(`${a!.url}/v1/agents/${agentId}`, {
+      await json(`${a.url}/v1/agents/${agentId}`, {
         method: 'PATCH',
         headers: auth,
         body: JSON.stringify({ enabled: false }),
@@ -190,13 +189,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', 
       const deadline = Date.now() + 250;
       let code = '';
       while (code !== 'ctc:004' && Date.now() < deadline) {
-        code = (await signedCall(b!.url, rotated.body.apiToken, rotated.body.apiSecret, body)).body.code;
+        code = (await signedCall(b.url, rotated.body.apiToken, rotated.body.apiSecret, body)).body.code;
       }
       expect(code).toBe('ctc:004');
-    } finally {
-      await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
-      await db.drop();
-    }
+    });
   });
 });
 

@@ -70,7 +70,8 @@ export function createCallsRepository(db: Db) {
         duration_seconds = v.duration_seconds,
         collected_data = v.collected_data::jsonb,
         transcript = coalesce(v.transcript::jsonb, calls.transcript),
-        error = coalesce(v.error, calls.error)
+        error = coalesce(v.error, calls.error),
+        answered_at = coalesce(calls.answered_at, v.answered_at)
       from unnest(
         ${sql.param(unique.map((i) => i.id))}::text[],
         ${column((e) => e.outcome)}::text[],
@@ -79,8 +80,9 @@ export function createCallsRepository(db: Db) {
         ${column((e) => e.durationSeconds)}::int[],
         ${column((e) => JSON.stringify(e.collectedData))}::text[],
         ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null))}::text[],
-        ${column((e) => e.error ?? null)}::text[]
-      ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error)
+        ${column((e) => e.error ?? null)}::text[],
+        ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[]
+      ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at)
       where calls.id = v.id and calls.status <> 'ended'
       returning calls.id`);
     return changedIn(items, isFirst, result);

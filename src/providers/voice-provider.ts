@@ -38,6 +38,8 @@ export type CallEvent =
       outcome: string;
       /** Why the call ended, in our words (`agent_hangup`, `no_answer`, `busy`, `voicemail`, …). */
       endedReason: string;
+      /** When the callee answered, if the report says so (kept only if no earlier event did). */
+      answeredAt?: Date;
       /** The whole transcript, when the provider's end-of-call report carries it. */
       transcript?: TranscriptTurn[];
       collectedData: Record<string, unknown>;

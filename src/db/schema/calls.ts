@@ -43,10 +43,10 @@ export const calls = pgTable(
   },
   (t) => [
     // The ctc:007 guard: one open call per agent and number, enforced by the database for every process.
+    // Its predicate also serves counting an agent's open calls (maxConcurrentCalls).
     uniqueIndex('calls_open_number_uq').on(t.agentId, t.toNumber).where(sql`${t.status} <> 'ended'`),
     index('calls_org_id_idx').on(t.organizationId, t.id),
     index('calls_open_deadline_idx').on(t.deadlineAt).where(sql`${t.status} <> 'ended'`),
-    index('calls_open_agent_idx').on(t.agentId).where(sql`${t.status} <> 'ended'`),
   ],
 );
 

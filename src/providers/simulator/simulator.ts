@@ -52,7 +52,10 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
     const { callId, variables } = request;
     const scenario: SimulatorScenario = request.agent.simulator ?? {};
     const delayMs = scenario.delayMs ?? 0;
-    await emit({ type: 'ringing', callId, at: new Date() });
+    // A call that lasts no time at all is reported by its end-of-call report alone (it says when
+    // the call was answered): statuses nobody could observe would only cost writes.
+    const live = delayMs > 0;
+    if (live) await emit({ type: 'ringing', callId, at: new Date() });
 
     const answer = scenario.answer ?? 'answered';
     if (answer === 'no_answer' || answer === 'busy' || answer === 'voicemail') {
@@ -69,7 +72,8 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
       return;
     }
 
-    await emit({ type: 'answered', callId, at: new Date() });
+    const answeredAt = new Date();
+    if (live) await emit({ type: 'answered', callId, at: answeredAt });
     const toolResults = new Map<string, unknown>();
     const fill = (text: string) =>
       fillTemplate(text, (name) => {
@@ -99,13 +103,14 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
       await sleep(pause);
       const turn = next(new Date().toISOString());
       transcript.push(turn);
-      if (delayMs > 0) await emit({ type: 'transcript', callId, turn });
+      if (live) await emit({ type: 'transcript', callId, turn });
     }
     await sleep(pause);
     await emit({
       type: 'ended',
       callId,
       at: new Date(),
+      answeredAt,
       outcome: scenario.outcome?.status ?? 'COMPLETED',
       endedReason: 'agent_hangup',
       transcript,

@@ -1,0 +1,1 @@
+DROP INDEX "calls_open_agent_idx";

@@ -117,6 +117,20 @@ describe('authentication of the management API', () => {
     expect((await t.request('GET', '/v1/agents', { headers: auth })).status).toBe(401);
   });
 
+  it('stores API keys and passwords only as hashes', async () => {
+    const org = await t.signup();
+    const { sql } = await import('drizzle-orm');
+    const result = (await t.db.database.db.execute(
+      sql`select k.*, u.password_hash from api_keys k join users u using (organization_id) where k.organization_id = ${org.organization.id}`,
+    )) as unknown as { rows: Record<string, unknown>[] };
+    const stored = JSON.stringify(result.rows);
+    expect(result.rows.length).toBeGreaterThan(0);
+    expect(stored).not.toContain(org.apiKey);
+    expect(stored).not.toContain(org.apiKey.slice(12));
+    expect(stored).not.toContain('correct horse battery');
+    expect(String(result.rows[0]?.password_hash)).toMatch(/^scrypt\$/);
+  });
+
   it("never shows or revokes another organization's keys", async () => {
     const a = await t.signup();
     const b = await t.signup();

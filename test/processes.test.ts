@@ -196,6 +196,21 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', 
   });
 });
 
+describe('configuration', () => {
+  it('refuses to serve a shared PostgreSQL without SWITCHBOARD_MASTER_KEY, and a malformed key', async () => {
+    const missing = runCli(['serve'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres', PORT: '0' });
+    expect(await missing.exited).not.toBe(0);
+    expect(missing.stderr()).toContain('SWITCHBOARD_MASTER_KEY is required with DATABASE_URL');
+    const malformed = runCli(['serve'], {
+      SWITCHBOARD_DATA_DIR: tempDir(),
+      SWITCHBOARD_MASTER_KEY: 'c2hvcnQ=',
+      PORT: '0',
+    });
+    expect(await malformed.exited).not.toBe(0);
+    expect(malformed.stderr()).toContain('32 bytes');
+  });
+});
+
 describe('the CLI', () => {
   it('sign prints the hex HMAC-SHA256 of standard input', async () => {
     const body = '{"phone":"+14155550123","variables":{"name":"Zoë"}}';

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client.js';
+import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
 import { calls, type TranscriptTurn } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
 import type { CallEvent } from '../providers/voice-provider.js';
@@ -10,11 +10,15 @@ export type NewCallRow = typeof calls.$inferInsert;
 /** How a call ended: what the provider's end-of-call report says, and our own error text if any. */
 export type EndCall = Omit<Extract<CallEvent, { type: 'ended' }>, 'type' | 'callId'> & { error?: string };
 
-/** `ids` once each, in order; the result of a later duplicate is false (the first one did the work). */
+/**
+ * Each id once, sorted: a later duplicate's result is false (the first one did the work), and every
+ * statement locks its rows in the same order, so two batches in flight cannot deadlock each other.
+ */
 function firstOccurrences<T extends { id: string }>(items: T[]): { unique: T[]; isFirst: boolean[] } {
   const seen = new Set<string>();
   const isFirst = items.map((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
-  return { unique: items.filter((_, i) => isFirst[i]), isFirst };
+  const unique = items.filter((_, i) => isFirst[i]).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { unique, isFirst };
 }
 
 /** Per item, whether its id is among the rows the statement changed. */
@@ -28,40 +32,47 @@ export function createCallsRepository(db: Db) {
   // statement (createBatcher), so a busy server writes far fewer statements than calls.
   const providerIds = createBatcher(async (items: { id: string; providerCallId: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
-    const result = await db.execute(sql`
+    const result = await retryOnConflict(() =>
+      db.execute(sql`
       update calls set provider_call_id = v.provider_call_id
       from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.providerCallId))}::text[])
         as v(id, provider_call_id)
       where calls.id = v.id
-      returning calls.id`);
+      returning calls.id`),
+    );
     return changedIn(items, isFirst, result);
   });
 
   const ringing = createBatcher(async (ids: string[]) => {
     const items = ids.map((id) => ({ id }));
     const { unique, isFirst } = firstOccurrences(items);
-    const result = await db.execute(sql`
+    const result = await retryOnConflict(() =>
+      db.execute(sql`
       update calls set status = 'ringing'
       where id = any(${sql.param(unique.map((i) => i.id))}::text[]) and status = 'queued'
-      returning id`);
+      returning id`),
+    );
     return changedIn(items, isFirst, result);
   });
 
   const answered = createBatcher(async (items: { id: string; at: Date }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
-    const result = await db.execute(sql`
+    const result = await retryOnConflict(() =>
+      db.execute(sql`
       update calls set status = 'in_progress', answered_at = v.at
       from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.at.toISOString()))}::timestamptz[])
         as v(id, at)
       where calls.id = v.id and calls.status in ('queued', 'ringing')
-      returning calls.id`);
+      returning calls.id`),
+    );
     return changedIn(items, isFirst, result);
   });
 
   const endings = createBatcher(async (items: { id: string; end: EndCall }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const column = <T>(pick: (end: EndCall) => T) => sql.param(unique.map((item) => pick(item.end)));
-    const result = await db.execute(sql`
+    const result = await retryOnConflict(() =>
+      db.execute(sql`
       update calls set
         status = 'ended',
         outcome = v.outcome,
@@ -84,7 +95,8 @@ export function createCallsRepository(db: Db) {
         ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[]
       ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at)
       where calls.id = v.id and calls.status <> 'ended'
-      returning calls.id`);
+      returning calls.id`),
+    );
     return changedIn(items, isFirst, result);
   });
 

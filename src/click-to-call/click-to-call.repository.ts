@@ -1,6 +1,6 @@
 import { and, count, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { NewCallRow } from '../calls/calls.repository.js';
-import { type Db, rowsOf } from '../db/client.js';
+import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
 
@@ -18,10 +18,15 @@ export function createClickToCallRepository(db: Db) {
    * partial unique index still refuses, row by row, a second open call to a number (the later row
    * of two for one number in the same statement conflicts with the earlier and is skipped).
    */
-  const inserts = createBatcher(async (rows: NewCallRow[]) => {
+  const inserts = createBatcher(async (batch: NewCallRow[]) => {
+    // Sorted by the unique key, so that two processes' batches wait for each other's rows in the
+    // same order and cannot deadlock.
+    const key = (row: NewCallRow) => `${row.agentId}\u0000${row.toNumber}`;
+    const rows = [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     const column = <T>(pick: (row: NewCallRow) => T) => sql.param(rows.map(pick));
     // Raw unnest rather than Drizzle's multi-row insert: building that costs more than the insert.
-    const result = await db.execute(sql`
+    const result = await retryOnConflict(() =>
+      db.execute(sql`
       insert into calls (id, organization_id, agent_id, provider, from_number, to_number, status,
                          variables, collected_data, transcript, started_at, deadline_at)
       select v.id, v.organization_id, v.agent_id, v.provider, v.from_number, v.to_number, 'queued',
@@ -38,9 +43,10 @@ export function createClickToCallRepository(db: Db) {
         ${column((r) => r.deadlineAt.toISOString())}::timestamptz[]
       ) as v(id, organization_id, agent_id, provider, from_number, to_number, variables, started_at, deadline_at)
       on conflict (agent_id, to_number) where status <> 'ended' do nothing
-      returning id`);
+      returning id`),
+    );
     const ids = new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
-    return rows.map((row) => ids.has(row.id));
+    return batch.map((row) => ids.has(row.id));
   });
 
   return {

@@ -92,3 +92,18 @@ async function withTimeout(promise: Promise<unknown>, ms: number): Promise<void>
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
+
+/**
+ * Runs `statement` again when PostgreSQL aborted it to break a deadlock or a serialization conflict
+ * (both are safe to retry: nothing of the aborted attempt was written), up to three attempts.
+ */
+export async function retryOnConflict<T>(statement: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statement();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 3 || (code !== '40P01' && code !== '40001')) throw error;
+    }
+  }
+}

@@ -110,7 +110,6 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
-  await app.register(fastifyCookie);
   registerApiErrorHandler(app);
   // A callback hook, not an async one: it runs on every request, and a promise per request shows.
   app.addHook('onRequest', (request, reply, done) => {
@@ -143,9 +142,13 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   });
 
   await app.register(healthRoutes, { database });
-  await app.register(authRoutes, { auth });
-  await app.register(agentsRoutes, { auth, agents });
-  await app.register(callsRoutes, { auth, calls });
+  // The management API in its own scope: only it reads cookies, so the click-to-call path does not pay for them.
+  await app.register(async (managementApi) => {
+    await managementApi.register(fastifyCookie);
+    await managementApi.register(authRoutes, { auth });
+    await managementApi.register(agentsRoutes, { auth, agents });
+    await managementApi.register(callsRoutes, { auth, calls });
+  });
   await app.register(clickToCallRoutes, { clickToCall });
 
   if (config.role !== 'api') {

@@ -168,13 +168,18 @@ export function createCallsRepository(db: Db) {
           durationSeconds: sql`greatest(0, floor(extract(epoch from (${now.toISOString()}::timestamptz - coalesce(${calls.answeredAt}, ${calls.startedAt}, ${calls.createdAt})))))::int`,
         })
         .where(
-          inArray(
-            calls.id,
-            db
-              .select({ id: calls.id })
-              .from(calls)
-              .where(and(ne(calls.status, 'ended'), lt(calls.deadlineAt, now)))
-              .limit(limit),
+          and(
+            inArray(
+              calls.id,
+              db
+                .select({ id: calls.id })
+                .from(calls)
+                .where(and(ne(calls.status, 'ended'), lt(calls.deadlineAt, now)))
+                .limit(limit),
+            ),
+            // Checked again on the row being updated: a call that ended between the subquery and
+            // the update (PostgreSQL re-reads a concurrently changed row) keeps the end it has.
+            ne(calls.status, 'ended'),
           ),
         )
         .returning({ id: calls.id });

@@ -77,7 +77,8 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
     const toolResults = new Map<string, unknown>();
     const fill = (text: string) =>
       fillTemplate(text, (name) => {
-        if (!name.startsWith('tool.')) return variables[name];
+        // Own keys only: {{constructor}} must not find Object.prototype's.
+        if (!name.startsWith('tool.')) return Object.hasOwn(variables, name) ? variables[name] : undefined;
         return lookupToolResult(toolResults, name.slice('tool.'.length));
       });
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from './helpers/database.js';
+import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
 
 const started: ServerProcess[] = [];
@@ -90,7 +90,9 @@ describe('the embedded database directory', () => {
 });
 
 /** Two server processes sharing one fresh PostgreSQL database, stopped and dropped afterwards. */
-async function withTwoServers(test: (a: ServerProcess, b: ServerProcess) => Promise<void>): Promise<void> {
+async function withTwoServers(
+  test: (a: ServerProcess, b: ServerProcess, db: TestDatabase) => Promise<void>,
+): Promise<void> {
   const db = await createTestDatabase();
   try {
     const env = {
@@ -100,7 +102,7 @@ async function withTwoServers(test: (a: ServerProcess, b: ServerProcess) => Prom
     };
     const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     started.push(a, b);
-    await test(a, b);
+    await test(a, b, db);
   } finally {
     await Promise.all(started.splice(0).map((p) => p.stop('SIGKILL')));
     await db.drop();
@@ -192,6 +194,36 @@ describe.runIf(process.env.TEST_DATABASE_URL)('agent changes across processes', 
         code = (await signedCall(b.url, rotated.body.apiToken, rotated.body.apiSecret, body)).body.code;
       }
       expect(code).toBe('ctc:004');
+    });
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('a process that cannot hear the others', () => {
+  it('serves nothing from its cache while its LISTEN connection is down, and forgets it on reconnect', async () => {
+    await withTwoServers(async (a, b, db) => {
+      const { apiToken, agentId, auth } = await setUpAgent(a.url, { rateLimitPerMinute: null });
+      const probe = () =>
+        json(`${b.url}/api/click-to-call`, {
+          method: 'POST',
+          headers: { 'api-key': apiToken, signature: '0'.repeat(64) },
+          body: '{}',
+        });
+      expect((await probe()).body.code).toBe('ctc:006'); // B holds the agent in its cache
+      // Cut every listening connection: B misses the notification of the rotation below.
+      const { sql } = await import('drizzle-orm');
+      await db.database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN switchboard_changes' and datname = current_database()`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const rotated = await json(`${a.url}/v1/agents/${agentId}/credentials/rotate`, {
+        method: 'POST',
+        headers: { authorization: auth.authorization },
+      });
+      expect(rotated.status).toBe(200);
+      // Whether B is still reconnecting or has reconnected, the old token is refused.
+      expect((await probe()).body.code).toBe('ctc:003');
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // past the reconnect
+      expect((await probe()).body.code).toBe('ctc:003');
     });
   });
 });

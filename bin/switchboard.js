@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // The `switchboard` command. Runs the compiled CLI; `npm install` builds it (the prepare script).
 import { existsSync } from 'node:fs';
+import v8 from 'node:v8';
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {
   process.stderr.write('switchboard: dist/ is missing; run "npm run build" first\n');
   process.exit(1);
 }
+// Loading the code and opening the embedded database would grow V8's young generation to its
+// largest size (32 MB), which an idle process then keeps. Hold it at its first size while starting;
+// `serve` lets it grow again once it is up (releaseYoungGeneration in src/lib/heap.ts).
+v8.setFlagsFromString('--semi-space-growth-factor=1');
 await import(cli.href);

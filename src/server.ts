@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { lockDataDir, resolveMasterKey } from './db/data-dir.js';
+import { openEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 
 export interface OpenedDatabase {
@@ -48,28 +47,6 @@ export async function openConfiguredDatabase(config: Config): Promise<OpenedData
     lock.release();
     throw error;
   }
-}
-
-/**
- * PGlite's defaults suit a database server; embedded in one process, a smaller buffer pool keeps the
- * service's memory modest (the operating system caches the data files anyway).
- */
-const EMBEDDED_START_PARAMS = [
-  ...['--single', '-F', '-O', '-j'],
-  ...['-c', 'search_path=public', '-c', 'exit_on_error=false', '-c', 'log_checkpoints=false'],
-  ...['-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0', '-c', 'max_parallel_workers_per_gather=0'],
-  ...['-c', 'io_method=sync', '-c', 'max_parallel_maintenance_workers=0'],
-  ...['-c', 'shared_buffers=16MB', '-c', 'wal_buffers=1MB', '-c', 'temp_buffers=2MB'],
-];
-
-async function openEmbeddedPostgres(dir: string): Promise<PGlite> {
-  const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
-  const client = await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
-  if (!fresh) return client;
-  // Creating the cluster grows the WebAssembly heap by several hundred MB, and a heap never shrinks:
-  // reopen so the long-running instance starts from a small one.
-  await client.close();
-  return PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
 }
 
 export interface RunningServer {

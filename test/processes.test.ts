@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,8 +64,13 @@ function signedCall(url: string, token: string, secret: string, body: string) {
 describe('the embedded database directory', () => {
   it('creates master.key (0600), refuses a second process on the same dir, and survives kill -9', async () => {
     const dataDir = tempDir();
+    // What a creation cut short leaves beside pgdata is discarded, not mistaken for a database.
+    mkdirSync(path.join(dataDir, 'pgdata.creating'));
+    writeFileSync(path.join(dataDir, 'pgdata.creating', 'PG_VERSION'), '17\n');
     const first = await startServerProcess({ SWITCHBOARD_DATA_DIR: dataDir });
     started.push(first);
+    expect(existsSync(path.join(dataDir, 'pgdata.creating'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'))).toBe(true);
     const keyMode = statSync(path.join(dataDir, 'master.key')).mode & 0o777;
     expect(keyMode).toBe(0o600);
 

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import v8 from 'node:v8';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * PGlite's defaults suit a database server; embedded in one process, a small buffer pool keeps the
+ * service's memory modest. PGlite touches every page of its pool at start, so the pool is resident
+ * memory whether it is used or not; the operating system caches the data files anyway.
+ */
+const START_PARAMS = [
+  ...['--single', '-F', '-O', '-j'],
+  ...['-c', 'search_path=public', '-c', 'exit_on_error=false', '-c', 'log_checkpoints=false'],
+  ...['-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0', '-c', 'max_parallel_workers_per_gather=0'],
+  ...['-c', 'io_method=sync', '-c', 'max_parallel_maintenance_workers=0'],
+  ...['-c', 'shared_buffers=4MB', '-c', 'wal_buffers=1MB', '-c', 'temp_buffers=2MB'],
+];
+
+/**
+ * Creates the cluster in a child process: creating one grows the WebAssembly heap by several hundred
+ * MB, a heap never shrinks, and the garbage collector returns a discarded one only when it gets to
+ * it. The cluster is made beside `dir` and renamed into place, so an interrupted creation leaves
+ * nothing that looks like a database.
+ */
+async function createCluster(dir: string): Promise<void> {
+  const creating = `${dir}.creating`;
+  rmSync(creating, { recursive: true, force: true });
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script = 'require(process.argv[1]).PGlite.create(process.argv[2]).then((db) => db.close())';
+  try {
+    await promisify(execFile)(process.execPath, ['-e', script, pglite, creating], { timeout: 120_000 });
+  } catch (error) {
+    rmSync(creating, { recursive: true, force: true });
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`could not create the embedded database in ${dir}${stderr ? `: ${stderr}` : ''}`, {
+      cause: error,
+    });
+  }
+  renameSync(creating, dir);
+}
+
+/**
+ * PGlite in `dir`, created there first if it is new. Its PostgreSQL is compiled by V8's baseline
+ * WebAssembly compiler (Liftoff) alone: tiering hot functions up to optimised code costs about 40 MB
+ * of resident memory (docs/benchmarks.md). The flag applies to WebAssembly compiled from here on.
+ */
+export async function openEmbeddedPostgres(dir: string): Promise<PGlite> {
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) await createCluster(dir);
+  v8.setFlagsFromString('--liftoff-only');
+  return PGlite.create(dir, { startParams: START_PARAMS });
+}

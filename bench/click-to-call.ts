@@ -443,11 +443,16 @@ export async function runClickToCall(): Promise<BenchmarkResult> {
   quietBudgetMs = 30_000;
   const floor = await measureFloor();
   rows.push(throughputRow('floor: node:http + HMAC + JSON.parse', floor, floor));
+  // BENCH_ENGINES=postgresql (or pglite) measures one engine alone, to iterate faster.
+  const only = process.env.BENCH_ENGINES?.toLowerCase().split(',');
+  const engines = (
+    [
+      ['PGlite', measurePglite],
+      ['PostgreSQL', measurePostgres],
+    ] as const
+  ).filter(([engine]) => !only || only.includes(engine.toLowerCase()));
   // One engine failing still reports the other's figures.
-  for (const [engine, measureEngine] of [
-    ['PGlite', measurePglite],
-    ['PostgreSQL', measurePostgres],
-  ] as const) {
+  for (const [engine, measureEngine] of engines) {
     try {
       await measureEngine(floor, rows, notes);
     } catch (error) {

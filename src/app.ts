@@ -127,7 +127,10 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     secretBox,
     publicUrl: config.publicUrl,
   });
-  const calls = createCallsService({ repository: createCallsRepository(db) });
+  const calls = createCallsService({
+    repository: createCallsRepository(db),
+    onError: (err, callId) => app.log.error({ err, callId }, 'could not record the provider call id'),
+  });
   const simulator = createSimulator({
     onEvent: (event) => calls.applyEvent(event),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record a simulated call event'),
@@ -163,6 +166,9 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     );
     app.addHook('onClose', () => sweep.stop());
   }
-  app.addHook('onClose', () => simulator.close());
+  app.addHook('onClose', async () => {
+    await simulator.close();
+    await calls.drain();
+  });
   return app;
 }

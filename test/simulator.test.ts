@@ -127,6 +127,8 @@ describe('the simulator provider', () => {
       (c) => c.status === 'in_progress' && c.transcript.length >= 1,
     );
     expect(live.endedAt).toBeNull();
+    // Written with the call's first status event, which came before the end.
+    expect(live.providerCallId).toMatch(/^sim_/);
     const seen = new Set<string>([live.status]);
     const ended = await t.waitForCall(org, response.body.callId, (c) => {
       seen.add(c.status);
@@ -145,7 +147,12 @@ describe('the duration sweep', () => {
     const busy = await t.clickToCall({ token: creds.apiToken, secret: creds.apiSecret, body: { phone } });
     expect(busy.body.code).toBe('ctc:007');
     const call = await t.waitForCall(org, response.body.callId);
-    expect(call).toMatchObject({ status: 'ended', outcome: 'FAILED', endedReason: 'timeout' });
+    expect(call).toMatchObject({
+      status: 'ended',
+      outcome: 'FAILED',
+      endedReason: 'timeout',
+      providerCallId: expect.stringMatching(/^sim_/),
+    });
     // The time it was answered for, in whole seconds (the limit counts from the start, so this can be 0).
     expect(call.durationSeconds).toBe(Math.floor((Date.parse(call.endedAt) - Date.parse(call.answeredAt)) / 1000));
     expect(Date.parse(call.endedAt) - Date.parse(call.startedAt)).toBeGreaterThanOrEqual(1000);

@@ -43,32 +43,37 @@ export function createCallsRepository(db: Db) {
     return changedIn(items, isFirst, result);
   });
 
-  const ringing = createBatcher(async (ids: string[]) => {
-    const items = ids.map((id) => ({ id }));
+  const ringing = createBatcher(async (items: { id: string; providerCallId?: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const result = await retryOnConflict(() =>
       db.execute(sql`
-      update calls set status = 'ringing'
-      where id = any(${sql.param(unique.map((i) => i.id))}::text[]) and status = 'queued'
-      returning id`),
+      update calls set status = 'ringing', provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
+      from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[])
+        as v(id, provider_call_id)
+      where calls.id = v.id and calls.status = 'queued'
+      returning calls.id`),
     );
     return changedIn(items, isFirst, result);
   });
 
-  const answered = createBatcher(async (items: { id: string; at: Date }[]) => {
+  const answered = createBatcher(async (items: { id: string; at: Date; providerCallId?: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const result = await retryOnConflict(() =>
       db.execute(sql`
-      update calls set status = 'in_progress', answered_at = v.at
-      from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.at.toISOString()))}::timestamptz[])
-        as v(id, at)
+      update calls set status = 'in_progress', answered_at = v.at,
+        provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
+      from unnest(
+        ${sql.param(unique.map((i) => i.id))}::text[],
+        ${sql.param(unique.map((i) => i.at.toISOString()))}::timestamptz[],
+        ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[]
+      ) as v(id, at, provider_call_id)
       where calls.id = v.id and calls.status in ('queued', 'ringing')
       returning calls.id`),
     );
     return changedIn(items, isFirst, result);
   });
 
-  const endings = createBatcher(async (items: { id: string; end: EndCall }[]) => {
+  const endings = createBatcher(async (items: { id: string; end: EndCall; providerCallId?: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const column = <T>(pick: (end: EndCall) => T) => sql.param(unique.map((item) => pick(item.end)));
     const result = await retryOnConflict(() =>
@@ -82,7 +87,8 @@ export function createCallsRepository(db: Db) {
         collected_data = v.collected_data::jsonb,
         transcript = coalesce(v.transcript::jsonb, calls.transcript),
         error = coalesce(v.error, calls.error),
-        answered_at = coalesce(calls.answered_at, v.answered_at)
+        answered_at = coalesce(calls.answered_at, v.answered_at),
+        provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
       from unnest(
         ${sql.param(unique.map((i) => i.id))}::text[],
         ${column((e) => e.outcome)}::text[],
@@ -92,8 +98,10 @@ export function createCallsRepository(db: Db) {
         ${column((e) => JSON.stringify(e.collectedData))}::text[],
         ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null))}::text[],
         ${column((e) => e.error ?? null)}::text[],
-        ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[]
-      ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at)
+        ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[],
+        ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[]
+      ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at,
+             provider_call_id)
       where calls.id = v.id and calls.status <> 'ended'
       returning calls.id`),
     );
@@ -134,10 +142,14 @@ export function createCallsRepository(db: Db) {
     setProviderCallId: (id: string, providerCallId: string): Promise<boolean> =>
       providerIds.add({ id, providerCallId }),
 
-    /** Status only moves forward: a late `ringing` never reopens an answered or ended call. */
-    markRinging: (id: string): Promise<boolean> => ringing.add(id),
+    /**
+     * Status only moves forward: a late `ringing` never reopens an answered or ended call. Each
+     * event may carry the provider's call id not yet written (it is written only if the event is).
+     */
+    markRinging: (id: string, providerCallId?: string): Promise<boolean> => ringing.add({ id, providerCallId }),
 
-    markAnswered: (id: string, at: Date): Promise<boolean> => answered.add({ id, at }),
+    markAnswered: (id: string, at: Date, providerCallId?: string): Promise<boolean> =>
+      answered.add({ id, at, providerCallId }),
 
     async appendTranscript(id: string, turn: TranscriptTurn): Promise<boolean> {
       const rows = await db
@@ -154,7 +166,8 @@ export function createCallsRepository(db: Db) {
      * this report ended it. Ending also releases the call's ctc:007 lock: the unique index covers
      * open calls only.
      */
-    end: (id: string, end: EndCall): Promise<boolean> => endings.add({ id, end }),
+    end: (id: string, end: EndCall, providerCallId?: string): Promise<boolean> =>
+      endings.add({ id, end, providerCallId }),
 
     /** Closes up to `limit` open calls past their deadline as FAILED / timeout; returns their ids. */
     async closeOverdue(now: Date, limit: number): Promise<string[]> {

@@ -41,9 +41,54 @@ export type CallView = ReturnType<typeof toCallView>;
 export interface CallsServiceDeps {
   repository: CallsRepository;
   now?: () => Date;
+  /** A write done in the background failed (it is not retried: provider webhooks carry our call id too). */
+  onError?: (error: unknown, callId: string) => void;
 }
 
-export function createCallsService({ repository, now = () => new Date() }: CallsServiceDeps) {
+export function createCallsService({ repository, now = () => new Date(), onError = () => {} }: CallsServiceDeps) {
+  // Provider call ids are written after the click-to-call answer, which does not wait for them.
+  // An id waits one turn of the event loop: if the call's first status event comes meanwhile (the
+  // simulator's do), the event's own statement writes it; otherwise it is written alone. A status
+  // event whose call's id is being written waits for that, so an ended call always has its id.
+  const queuedIds = new Map<string, string>();
+  const idWrites = new Map<string, Promise<void>>();
+
+  const writeProviderCallId = (callId: string, providerCallId: string): void => {
+    const write: Promise<void> = repository
+      .setProviderCallId(callId, providerCallId)
+      .then(
+        () => {},
+        (error: unknown) => onError(error, callId),
+      )
+      .finally(() => {
+        if (idWrites.get(callId) === write) idWrites.delete(callId);
+      });
+    idWrites.set(callId, write);
+  };
+
+  const writeQueuedId = (callId: string): void => {
+    const providerCallId = queuedIds.get(callId);
+    if (providerCallId === undefined) return;
+    queuedIds.delete(callId);
+    writeProviderCallId(callId, providerCallId);
+  };
+
+  /** The call's provider id if no statement has taken it yet (the caller's statement writes it). */
+  const takeQueuedId = async (callId: string): Promise<string | undefined> => {
+    const providerCallId = queuedIds.get(callId);
+    if (providerCallId === undefined) {
+      await idWrites.get(callId);
+      return undefined;
+    }
+    queuedIds.delete(callId);
+    return providerCallId;
+  };
+
+  /** After a status event that carried the id changed nothing (the call had moved on): the id alone. */
+  const keepId = (callId: string, providerCallId: string | undefined, written: boolean): void => {
+    if (providerCallId !== undefined && !written) writeProviderCallId(callId, providerCallId);
+  };
+
   return {
     async list(
       organizationId: string,
@@ -68,18 +113,21 @@ export function createCallsService({ repository, now = () => new Date() }: Calls
 
     /** Applies what a provider reports. Events for calls that have ended already change nothing. */
     async applyEvent(event: CallEvent): Promise<void> {
+      const { callId } = event;
+      if (event.type === 'transcript') {
+        await repository.appendTranscript(callId, event.turn);
+        return;
+      }
+      const providerCallId = await takeQueuedId(callId);
       switch (event.type) {
         case 'ringing':
-          await repository.markRinging(event.callId);
+          keepId(callId, providerCallId, await repository.markRinging(callId, providerCallId));
           return;
         case 'answered':
-          await repository.markAnswered(event.callId, event.at);
-          return;
-        case 'transcript':
-          await repository.appendTranscript(event.callId, event.turn);
+          keepId(callId, providerCallId, await repository.markAnswered(callId, event.at, providerCallId));
           return;
         case 'ended':
-          await repository.end(event.callId, event);
+          keepId(callId, providerCallId, await repository.end(callId, event, providerCallId));
           return;
       }
     },
@@ -96,8 +144,16 @@ export function createCallsService({ repository, now = () => new Date() }: Calls
       });
     },
 
-    async setProviderCallId(callId: string, providerCallId: string): Promise<void> {
-      await repository.setProviderCallId(callId, providerCallId);
+    /** Records the provider's id for the call in the background; `drain` waits for it. */
+    recordProviderCallId(callId: string, providerCallId: string): void {
+      queuedIds.set(callId, providerCallId);
+      setImmediate(() => writeQueuedId(callId));
+    },
+
+    /** Writes what is still queued and waits for the background writes (before the database closes). */
+    async drain(): Promise<void> {
+      for (const callId of [...queuedIds.keys()]) writeQueuedId(callId);
+      await Promise.all(idWrites.values());
     },
 
     /** The duration sweep: closes calls open past `maxCallDurationSeconds`. Returns how many. */

@@ -220,7 +220,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
           if (idempotencyKey !== undefined) await repository.releaseIdempotencyKey(row.id, idempotencyKey);
           return ctcError('ctc:008', requestId, { callId });
         }
-        await calls.setProviderCallId(callId, started.providerCallId);
+        calls.recordProviderCallId(callId, started.providerCallId);
         const response = { success: true, callId, status: 'queued' };
         if (idempotencyKey !== undefined) await repository.completeIdempotencyKey(row.id, idempotencyKey, response);
         return { status: 200, body: { ...response, requestId } };

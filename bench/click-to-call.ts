@@ -258,6 +258,42 @@ async function drainNote(label: string, server: RunningSwitchboard, apiKey: stri
     : `${label}: every accepted call had ended ${(drainMs / 1000).toFixed(2)} s after the load stopped.`;
 }
 
+function idleRssRow(name: string, rss: number): Row {
+  return {
+    name,
+    value: rss,
+    unit: 'MB',
+    target: { text: `< ${TARGETS.idleRssMb} MB`, pass: rss < TARGETS.idleRssMb },
+  };
+}
+
+/**
+ * The reject and the accept loads on one server, each accept attempt with numbers no earlier load
+ * used (from `phonesFrom`), then how long the simulated calls took to end.
+ */
+async function measurePaths(
+  engine: 'PGlite' | 'PostgreSQL',
+  { server, apiKey, agent }: { server: RunningSwitchboard; apiKey: string; agent: BenchAgent },
+  { floor, phonesFrom, acceptTarget }: { floor: Measured; phonesFrom: number; acceptTarget?: number },
+  rows: Row[],
+  notes: string[],
+): Promise<void> {
+  log(`${engine}: reject path`);
+  const reject = await measureSteady(
+    () => load(server.origin, rejectRequests(agent), 403, 1_000_000),
+    server.child.pid,
+  );
+  rows.push(throughputRow(`reject, bad signature 403 (${engine})`, reject, floor, TARGETS.rejectRatio));
+  log(`${engine}: accept path`);
+  const accept = await measureSteady(
+    (attempt) =>
+      load(server.origin, acceptRequests(agent, phonesFrom + attempt * 50_000_000), 200, ACCEPT_MAX_REQUESTS),
+    server.child.pid,
+  );
+  rows.push(throughputRow(`accept, call started 200 (${engine})`, accept, floor, acceptTarget));
+  notes.push(await drainNote(`${engine} accept`, server, apiKey));
+}
+
 async function measurePglite(floor: Measured, rows: Row[], notes: string[]): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-bench-'));
   const settings = { SWITCHBOARD_DATA_DIR: dataDir };
@@ -275,12 +311,7 @@ async function measurePglite(floor: Measured, rows: Row[], notes: string[]): Pro
         unit: 's',
         target: { text: `< ${TARGETS.freshStartS} s`, pass: fresh.startupMs / 1000 < TARGETS.freshStartS },
       });
-      rows.push({
-        name: 'idle RSS after start + signup (PGlite)',
-        value: rss,
-        unit: 'MB',
-        target: { text: `< ${TARGETS.idleRssMb} MB`, pass: rss < TARGETS.idleRssMb },
-      });
+      rows.push(idleRssRow('idle RSS after start + signup (PGlite)', rss));
     } finally {
       await stopServer(fresh, 'PGlite server (fresh)', notes);
     }
@@ -297,26 +328,9 @@ async function measurePglite(floor: Measured, rows: Row[], notes: string[]): Pro
       await signup(server.origin);
       await sleep(1000);
       const rss = await rssMb(server.child.pid);
-      rows.push({
-        name: 'idle RSS after restart + signup (PGlite)',
-        value: rss,
-        unit: 'MB',
-        target: { text: `< ${TARGETS.idleRssMb} MB`, pass: rss < TARGETS.idleRssMb },
-      });
+      rows.push(idleRssRow('idle RSS after restart + signup (PGlite)', rss));
       const agent = await createClickToCallAgent(server.origin, apiKey);
-      log('PGlite: reject path');
-      const reject = await measureSteady(
-        () => load(server.origin, rejectRequests(agent), 403, 1_000_000),
-        server.child.pid,
-      );
-      rows.push(throughputRow('reject, bad signature 403 (PGlite)', reject, floor, TARGETS.rejectRatio));
-      log('PGlite: accept path');
-      const accept = await measureSteady(
-        (attempt) => load(server.origin, acceptRequests(agent, attempt * 50_000_000), 200, ACCEPT_MAX_REQUESTS),
-        server.child.pid,
-      );
-      rows.push(throughputRow('accept, call started 200 (PGlite)', accept, floor));
-      notes.push(await drainNote('PGlite accept', server, apiKey));
+      await measurePaths('PGlite', { server, apiKey, agent }, { floor, phonesFrom: 0 }, rows, notes);
     } finally {
       await stopServer(server, 'PGlite server', notes);
     }
@@ -355,27 +369,10 @@ async function measurePostgres(floor: Measured, rows: Row[], notes: string[]): P
       await sleep(1000);
       const rss = await rssMb(server.child.pid);
       rows.push({ name: 'start, new database (PostgreSQL)', value: server.startupMs / 1000, unit: 's' });
-      rows.push({
-        name: 'idle RSS after start + signup (PostgreSQL)',
-        value: rss,
-        unit: 'MB',
-        target: { text: `< ${TARGETS.idleRssMb} MB`, pass: rss < TARGETS.idleRssMb },
-      });
+      rows.push(idleRssRow('idle RSS after start + signup (PostgreSQL)', rss));
       agent = await createClickToCallAgent(server.origin, apiKey);
-      log('PostgreSQL: reject path');
-      const reject = await measureSteady(
-        () => load(server.origin, rejectRequests(agent), 403, 1_000_000),
-        server.child.pid,
-      );
-      rows.push(throughputRow('reject, bad signature 403 (PostgreSQL)', reject, floor, TARGETS.rejectRatio));
-      log('PostgreSQL: accept path');
-      const accept = await measureSteady(
-        (attempt) =>
-          load(server.origin, acceptRequests(agent, 100_000_000 + attempt * 50_000_000), 200, ACCEPT_MAX_REQUESTS),
-        server.child.pid,
-      );
-      rows.push(throughputRow('accept, call started 200 (PostgreSQL)', accept, floor, TARGETS.acceptPostgresRatio));
-      notes.push(await drainNote('PostgreSQL accept', server, apiKey));
+      const context = { floor, phonesFrom: 100_000_000, acceptTarget: TARGETS.acceptPostgresRatio };
+      await measurePaths('PostgreSQL', { server, apiKey, agent }, context, rows, notes);
     } finally {
       await stopServer(server, 'PostgreSQL server', notes);
     }

@@ -10,6 +10,6 @@ if (!existsSync(cli)) {
 }
 // Loading the code and opening the embedded database would grow V8's young generation to its
 // largest size (32 MB), which an idle process then keeps. Hold it at its first size while starting;
-// `serve` lets it grow again once it is up (releaseYoungGeneration in src/lib/heap.ts).
+// `serve` lets it grow again once it is up (src/lib/heap.ts).
 v8.setFlagsFromString('--semi-space-growth-factor=1');
 await import(cli.href);

@@ -5,7 +5,7 @@ import { createAuthService } from './auth/auth.service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir.js';
 import { hmacSha256Hex } from './lib/crypto.js';
-import { releaseYoungGeneration } from './lib/heap.js';
+import { settleHeapAfterStart } from './lib/heap.js';
 import { openConfiguredDatabase, startServer } from './server.js';
 
 function fail(message: string, code = 1): never {
@@ -32,7 +32,7 @@ program
   .action(async () => {
     const config = loadConfig();
     const server = await startServer(config);
-    releaseYoungGeneration();
+    settleHeapAfterStart();
     const stop = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
       server.close().then(

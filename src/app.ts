@@ -3,7 +3,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
-import { createAgentCache } from './agents/agent-cache.js';
+import { AGENT_TOPIC, createAgentCache } from './agents/agent-cache.js';
 import { createAgentsRepository } from './agents/agents.repository.js';
 import { agentsRoutes } from './agents/agents.routes.js';
 import { createAgentsService } from './agents/agents.service.js';
@@ -23,7 +23,11 @@ import { healthRoutes } from './health/health.routes.js';
 import { runPeriodically } from './jobs/periodic.js';
 import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
+import { createOutboundClient } from './lib/outbound-http.js';
 import { createSimulator } from './providers/simulator/simulator.js';
+import { createToolsRepository } from './tools/tools.repository.js';
+import { toolsRoutes } from './tools/tools.routes.js';
+import { createToolsService } from './tools/tools.service.js';
 
 export interface AppDeps {
   config: Config;
@@ -120,19 +124,33 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   const { db } = database;
   const secretBox = createSecretBox(masterKey);
   const auth = createAuthService({ repository: createAuthRepository(db), signup: config.signup });
+  // One pooled, address-guarded HTTP client for every request sent to a customer's endpoint.
+  const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const tools = createToolsService({
+    repository: createToolsRepository(db),
+    secretBox,
+    outbound,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    onAgentsChanged: async (agentIds) => {
+      for (const agentId of agentIds) await database.changes.publish(AGENT_TOPIC, agentId);
+    },
+  });
   const agents = createAgentsService({
     repository: createAgentsRepository(db),
     changes: database.changes,
     cache: createAgentCache({ feed: database.changes }),
     secretBox,
     publicUrl: config.publicUrl,
+    missingToolIds: (organizationId, ids) => tools.missingIds(organizationId, ids),
   });
   const calls = createCallsService({
     repository: createCallsRepository(db),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record the provider call id'),
+    toolInvocationsOf: (callIds) => tools.invocationsOf(callIds),
   });
   const simulator = createSimulator({
     onEvent: (event) => calls.applyEvent(event),
+    invokeTool: (call) => tools.invokeDuringCall(call),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record a simulated call event'),
   });
   const clickToCallRepository = createClickToCallRepository(db);
@@ -150,6 +168,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await managementApi.register(fastifyCookie);
     await managementApi.register(authRoutes, { auth });
     await managementApi.register(agentsRoutes, { auth, agents });
+    await managementApi.register(toolsRoutes, { auth, tools });
     await managementApi.register(callsRoutes, { auth, calls });
   });
   await app.register(clickToCallRoutes, { clickToCall });
@@ -169,6 +188,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   app.addHook('onClose', async () => {
     await simulator.close();
     await calls.drain();
+    await outbound.close();
   });
   return app;
 }

@@ -17,6 +17,11 @@ beforeAll(async () => {
   ids.call = call.body.callId;
   const key = await t.request('POST', '/v1/api-keys', { headers: owner.auth, body: { name: 'second' } });
   ids.apiKey = key.body.id;
+  const tool = await t.request('POST', '/v1/tools', {
+    headers: owner.auth,
+    body: { name: 'owner_tool', method: 'GET', url: 'http://127.0.0.1:9/x' },
+  });
+  ids.tool = tool.body.id;
 });
 afterAll(() => t.close());
 
@@ -29,6 +34,10 @@ const byId: Record<string, { id: () => string; body?: unknown }> = {
   'POST /v1/agents/:id/credentials/rotate': { id: () => ids.agent! },
   'GET /v1/calls/:id': { id: () => ids.call! },
   'DELETE /v1/api-keys/:id': { id: () => ids.apiKey! },
+  'GET /v1/tools/:id': { id: () => ids.tool! },
+  'PATCH /v1/tools/:id': { id: () => ids.tool!, body: { description: 'Taken over' } },
+  'DELETE /v1/tools/:id': { id: () => ids.tool! },
+  'POST /v1/tools/:id/test': { id: () => ids.tool!, body: {} },
 };
 
 describe('tenancy', () => {
@@ -57,10 +66,21 @@ describe('tenancy', () => {
     expect((await t.request('GET', `/v1/calls/${ids.call}`, { headers: owner.auth })).status).toBe(200);
     const keys = await t.request('GET', '/v1/api-keys', { headers: owner.auth });
     expect(keys.body.data.map((k: { id: string }) => k.id)).toContain(ids.apiKey);
+    const tool = await t.request('GET', `/v1/tools/${ids.tool}`, { headers: owner.auth });
+    expect(tool.body.description).toBe('');
+  });
+
+  it("an agent cannot attach another organization's tool", async () => {
+    const agent = await t.request('POST', '/v1/agents', {
+      headers: stranger.auth,
+      body: { name: 'Thief', toolIds: [ids.tool] },
+    });
+    expect(agent.status).toBe(422);
+    expect(agent.body.details).toEqual([{ path: '$.toolIds[0]', message: expect.any(String) }]);
   });
 
   it("list routes never show another organization's resources", async () => {
-    for (const path of ['/v1/agents', '/v1/calls', `/v1/calls?agentId=${ids.agent}`, '/v1/api-keys']) {
+    for (const path of ['/v1/agents', '/v1/calls', `/v1/calls?agentId=${ids.agent}`, '/v1/api-keys', '/v1/tools']) {
       const response = await t.request('GET', path, { headers: stranger.auth });
       expect(response.status, path).toBe(200);
       const text = JSON.stringify(response.body);

@@ -109,9 +109,6 @@ function checkAgent(agent: AgentSettings): FieldProblem[] {
     // Provider credentials are not part of this release yet: no id can name one.
     problems.push({ path: '$.providerCredentialId', message: 'no provider credential with this id exists' });
   }
-  (agent.toolIds ?? []).forEach((_, index) => {
-    problems.push({ path: `$.toolIds[${index}]`, message: 'no tool with this id exists in the organization' });
-  });
   const scenario = agent.simulator as SimulatorScenario | null | undefined;
   const status = scenario?.outcome?.status;
   if (status && !(agent.outcomes ?? []).includes(status)) {
@@ -128,9 +125,18 @@ export interface AgentsServiceDeps {
   secretBox: SecretBox;
   /** The public base URL, for the endpoint shown with credentials. */
   publicUrl: string;
+  /** Of these tool ids, those that name no tool of the organization. */
+  missingToolIds: (organizationId: string, ids: string[]) => Promise<string[]>;
 }
 
-export function createAgentsService({ repository, changes, cache, secretBox, publicUrl }: AgentsServiceDeps) {
+export function createAgentsService({
+  repository,
+  changes,
+  cache,
+  secretBox,
+  publicUrl,
+  missingToolIds,
+}: AgentsServiceDeps) {
   const endpoint = `${publicUrl}/api/click-to-call`;
 
   const announce = (agentId: string) => changes.publish(AGENT_TOPIC, agentId);
@@ -139,6 +145,17 @@ export function createAgentsService({ repository, changes, cache, secretBox, pub
     const row = await repository.find(organizationId, id);
     if (!row) throw notFound('Agent');
     return row;
+  }
+
+  /** `checkAgent`'s problems, and each attached tool id that names no tool of the organization. */
+  async function problemsOf(organizationId: string, agent: AgentSettings, toolIds: string[]): Promise<FieldProblem[]> {
+    const problems = checkAgent(agent);
+    const missing = new Set(await missingToolIds(organizationId, toolIds));
+    toolIds.forEach((id, index) => {
+      if (missing.has(id))
+        problems.push({ path: `$.toolIds[${index}]`, message: 'no tool with this id exists in the organization' });
+    });
+    return problems;
   }
 
   function credentialsOf(row: AgentRow): AgentCredentials {
@@ -176,7 +193,7 @@ export function createAgentsService({ repository, changes, cache, secretBox, pub
         outcomes: input.outcomes ?? DEFAULT_OUTCOMES,
         simulator: input.simulator ?? null,
       };
-      const problems = checkAgent(settings);
+      const problems = await problemsOf(organizationId, settings, settings.toolIds ?? []);
       if (problems.length > 0) throw validationError(problems);
       const id = newId('agt');
       const credentials = settings.type === 'click_to_call' ? issueCredentials(secretBox, id).columns : {};
@@ -205,7 +222,7 @@ export function createAgentsService({ repository, changes, cache, secretBox, pub
         merged.providerCredentialId = null;
         changed.providerCredentialId = null;
       }
-      const problems = checkAgent(merged);
+      const problems = await problemsOf(organizationId, merged, changed.toolIds ?? []);
       if (problems.length > 0) throw validationError(problems);
       const credentials =
         merged.type === 'click_to_call' && !current.apiTokenHash ? issueCredentials(secretBox, id).columns : {};

@@ -1,6 +1,7 @@
 import { notFound } from '../errors.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { CallEvent } from '../providers/voice-provider.js';
+import type { ToolInvocationView } from '../tools/tools.service.js';
 import type { CallRow, CallsRepository } from './calls.repository.js';
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
@@ -10,7 +11,7 @@ function iso(date: Date | null): string | null {
 }
 
 /** A call as the API shows it. */
-export function toCallView(row: CallRow) {
+export function toCallView(row: CallRow, toolInvocations: ToolInvocationView[] = []) {
   return {
     id: row.id,
     agentId: row.agentId,
@@ -25,8 +26,8 @@ export function toCallView(row: CallRow) {
     variables: row.variables,
     collectedData: row.collectedData,
     transcript: row.transcript,
-    // Tool invocations and webhook deliveries are recorded once tools and integrations exist.
-    toolInvocations: [] as unknown[],
+    toolInvocations,
+    // Webhook deliveries are recorded once integrations exist.
     deliveries: [] as unknown[],
     createdAt: row.createdAt.toISOString(),
     startedAt: iso(row.startedAt),
@@ -43,9 +44,16 @@ export interface CallsServiceDeps {
   now?: () => Date;
   /** A write done in the background failed (it is not retried: provider webhooks carry our call id too). */
   onError?: (error: unknown, callId: string) => void;
+  /** The tool invocations recorded on these calls, by call id. */
+  toolInvocationsOf: (callIds: string[]) => Promise<Map<string, ToolInvocationView[]>>;
 }
 
-export function createCallsService({ repository, now = () => new Date(), onError = () => {} }: CallsServiceDeps) {
+export function createCallsService({
+  repository,
+  now = () => new Date(),
+  onError = () => {},
+  toolInvocationsOf,
+}: CallsServiceDeps) {
   // Provider call ids are written after the click-to-call answer, which does not wait for them.
   // An id waits one turn of the event loop: if the call's first status event comes meanwhile (the
   // simulator's do), the event's own statement writes it; otherwise it is written alone. A status
@@ -102,13 +110,14 @@ export function createCallsService({ repository, now = () => new Date(), onError
         beforeId,
         limit: limit + 1,
       });
-      return toPage(rows, limit, toCallView);
+      const invocations = await toolInvocationsOf(rows.slice(0, limit).map((row) => row.id));
+      return toPage(rows, limit, (row) => toCallView(row, invocations.get(row.id)));
     },
 
     async get(organizationId: string, id: string): Promise<CallView> {
       const row = await repository.find(organizationId, id);
       if (!row) throw notFound('Call');
-      return toCallView(row);
+      return toCallView(row, (await toolInvocationsOf([row.id])).get(row.id));
     },
 
     /** Applies what a provider reports. Events for calls that have ended already change nothing. */

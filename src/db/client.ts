@@ -107,3 +107,11 @@ export async function retryOnConflict<T>(statement: () => Promise<T>): Promise<T
     }
   }
 }
+
+/** Whether a statement failed on a unique index (PostgreSQL 23505), however the driver wrapped it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === '23505') return true;
+  }
+  return false;
+}

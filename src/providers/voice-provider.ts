@@ -48,6 +48,17 @@ export type CallEvent =
 
 export type CallEventSink = (event: CallEvent) => Promise<void>;
 
+/** What the agent is told after a tool it called ran (or could not). */
+export interface ToolCallResult {
+  /** The text handed to the agent: the endpoint's response, or an error it can recover from. */
+  result: string;
+  /** Null when the tool succeeded; otherwise the cause in a few words. */
+  error: string | null;
+}
+
+/** A tool call made by the agent during a call, as every provider delivers one. */
+export type ToolInvoker = (call: { callId: string; name: string; args: unknown }) => Promise<ToolCallResult>;
+
 /** The port every voice provider implements (CONTRACT §6). */
 export interface VoiceProvider {
   readonly name: ProviderName;

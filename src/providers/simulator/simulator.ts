@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { SimulatorScenario } from '../../agents/agents.schemas.js';
 import type { TranscriptTurn } from '../../db/schema/index.js';
 import { fillTemplate } from '../../lib/template.js';
-import type { CallEventSink, StartCallRequest, StartCallResult, VoiceProvider } from '../voice-provider.js';
+import type {
+  CallEventSink,
+  StartCallRequest,
+  StartCallResult,
+  ToolCallResult,
+  ToolInvoker,
+  VoiceProvider,
+} from '../voice-provider.js';
 
 /** Unanswered calls end at once with these outcomes and reasons (CONTRACT §6). */
 const UNANSWERED = {
@@ -14,6 +21,8 @@ const UNANSWERED = {
 export interface SimulatorOptions {
   /** Where the simulated call's events go: the same sink real providers' webhooks feed. */
   onEvent: CallEventSink;
+  /** Runs a tool the scenario calls: the same path a real provider's tool webhook takes. */
+  invokeTool: ToolInvoker;
   /** Told about an event the sink could not apply; the call goes on (the duration sweep is the backstop). */
   onError?: (error: unknown, callId: string) => void;
 }
@@ -23,7 +32,7 @@ export interface SimulatorOptions {
  * network. `delayMs` spreads the turns over the time the call stays in progress; with 0 the
  * end-of-call report follows at once, carrying the whole transcript, as real reports do.
  */
-export function createSimulator({ onEvent, onError }: SimulatorOptions): VoiceProvider {
+export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptions): VoiceProvider {
   const running = new Set<Promise<void>>();
   /** Pending pauses, so that close() can end them at once. */
   const sleepers = new Map<NodeJS.Timeout, () => void>();
@@ -72,6 +81,15 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
       return;
     }
 
+    const callTool = async (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => {
+      try {
+        return await invokeTool({ callId, name, args });
+      } catch (error) {
+        onError?.(error, callId);
+        return { result: 'Error: the tool could not be run', error: 'internal error' };
+      }
+    };
+
     const answeredAt = new Date();
     if (live) await emit({ type: 'answered', callId, at: answeredAt });
     const toolResults = new Map<string, unknown>();
@@ -82,19 +100,21 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
         return lookupToolResult(toolResults, name.slice('tool.'.length));
       });
 
-    const script: ((at: string) => TranscriptTurn)[] = [];
-    if (request.agent.firstMessage)
-      script.push((at) => ({ role: 'agent', text: fill(request.agent.firstMessage), at }));
+    const script: (() => Promise<TranscriptTurn>)[] = [];
+    const now = () => new Date().toISOString();
+    if (request.agent.firstMessage) {
+      const text = request.agent.firstMessage;
+      script.push(async () => ({ role: 'agent', text: fill(text), at: now() }));
+    }
     for (const turn of scenario.turns ?? []) {
       if ('tool' in turn) {
-        script.push((at) => {
-          // Tools arrive with the tools engine; until an agent can have tools, none is attached.
-          const result = { error: `No tool named "${turn.tool}" is attached to this agent` };
-          toolResults.set(turn.tool, result);
-          return { role: 'tool', name: turn.tool, text: JSON.stringify(result), at };
+        script.push(async () => {
+          const outcome = await callTool(turn.tool, turn.args ?? {});
+          toolResults.set(turn.tool, outcome.error === null ? parseResult(outcome.result) : { error: outcome.result });
+          return { role: 'tool', name: turn.tool, text: outcome.result, at: now() };
         });
       } else {
-        script.push((at) => ({ role: turn.role, text: fill(turn.text), at }));
+        script.push(async () => ({ role: turn.role, text: fill(turn.text), at: now() }));
       }
     }
 
@@ -102,7 +122,7 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
     const pause = delayMs / (script.length + 1);
     for (const next of script) {
       await sleep(pause);
-      const turn = next(new Date().toISOString());
+      const turn = await next();
       transcript.push(turn);
       if (live) await emit({ type: 'transcript', callId, turn });
     }
@@ -147,6 +167,15 @@ export function createSimulator({ onEvent, onError }: SimulatorOptions): VoicePr
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** A tool's result as `{{tool.<name>.<path>}}` reads it: JSON when it parses, else the text. */
+function parseResult(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** `{{tool.<name>.<path>}}`: a dotted path into the named tool's result; objects come back as JSON. */

@@ -1,0 +1,293 @@
+import type { StoredToolHeader } from '../db/schema/index.js';
+import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
+import type { SecretBox } from '../lib/crypto.js';
+import { newId } from '../lib/ids.js';
+import type { OutboundClient } from '../lib/outbound-http.js';
+import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import type { ToolCallResult } from '../providers/voice-provider.js';
+import { type RunnableTool, runTool, type ToolRun } from './run-tool.js';
+import { checkToolDefinition, compileAiSchema, isSecretHeader, type ToolDefinition } from './tool-definition.js';
+import { MASK, maskHeaders, type ToolRequest, type VariableLookup } from './tool-request.js';
+import type { CallToolContext, ToolInvocationRow, ToolRow, ToolsRepository } from './tools.repository.js';
+import type { CreateToolInput, TestToolInput, ToolHeader, UpdateToolInput } from './tools.schemas.js';
+
+/** A tool as the API shows it: secret header values masked, the model's schema compiled. */
+export function toToolView(row: ToolRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    method: row.method,
+    url: row.url,
+    headers: row.headers.map(({ key, mode, secret, value, sealed }) => ({
+      key,
+      mode,
+      value: sealed ? MASK : (value ?? ''),
+      secret: Boolean(secret),
+    })),
+    parameters: row.parameters,
+    variables: row.variables,
+    timeoutMs: row.timeoutMs,
+    aiSchema: compileAiSchema(row.parameters),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+export type ToolView = ReturnType<typeof toToolView>;
+
+/** A recorded request as shown (secret header values were masked before it was stored). */
+function recordOf(request: ToolRequest | null, configured: { key: string; secret?: boolean }[]) {
+  return request && { ...request, headers: maskHeaders(request.headers, configured) };
+}
+
+/** A tool invocation on a call, as the API shows it. */
+export function toInvocationView(row: ToolInvocationRow) {
+  return {
+    id: row.id,
+    toolId: row.toolId,
+    name: row.toolName,
+    arguments: row.arguments,
+    request: row.request,
+    response: row.responseStatus === null ? null : { status: row.responseStatus, body: row.responseExcerpt ?? '' },
+    result: row.result,
+    error: row.error,
+    latencyMs: row.latencyMs,
+    at: row.createdAt.toISOString(),
+  };
+}
+export type ToolInvocationView = ReturnType<typeof toInvocationView>;
+
+const nameTaken = () =>
+  new ApiError('conflict', 'A tool with this name already exists in the organization', [
+    { path: '$.name', message: 'is already the name of another tool' },
+  ]);
+
+/** Lookups read own properties only: `{{constructor}}` must not find Object.prototype's. */
+function own(record: Record<string, unknown>, name: string): string | undefined {
+  if (!Object.hasOwn(record, name)) return undefined;
+  const value = record[name];
+  if (value === null || value === undefined || value === '') return undefined;
+  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * `{{name}}` during a call (CONTRACT §4): values collected earlier in the call (what the provider
+ * reported as collected, then the arguments of the call's earlier tool runs, later ones winning),
+ * then the click-to-call variables, then the tool variable's default, else "". An empty value
+ * counts as not provided, so an optional click-to-call variable left empty falls back to the default.
+ */
+function callLookup(context: CallToolContext, tool: RunnableTool): VariableLookup {
+  const collected: Record<string, unknown> = { ...context.collectedData };
+  for (const args of context.earlierArguments) {
+    if (args && typeof args === 'object' && !Array.isArray(args)) Object.assign(collected, args);
+  }
+  return (name) => own(collected, name) ?? own(context.variables, name) ?? defaultOf(tool, name) ?? '';
+}
+
+function defaultOf(tool: ToolDefinition, name: string): string | undefined {
+  return tool.variables.find((variable) => variable.name === name)?.defaultValue;
+}
+
+export interface ToolsServiceDeps {
+  repository: ToolsRepository;
+  secretBox: SecretBox;
+  /** The guarded HTTP client tools are sent with. */
+  outbound: OutboundClient;
+  /** `SWITCHBOARD_ALLOW_PRIVATE_NETWORKS`: whether a URL naming a private address is accepted at save time. */
+  allowPrivateNetworks: boolean;
+  /** Told which agents a deleted tool was detached from, so caches forget those agents. */
+  onAgentsChanged: (agentIds: string[]) => Promise<void>;
+}
+
+export function createToolsService({
+  repository,
+  secretBox,
+  outbound,
+  allowPrivateNetworks,
+  onAgentsChanged,
+}: ToolsServiceDeps) {
+  /** Secret Fixed header values are sealed with the tool id as associated data; the rest stay readable. */
+  const sealHeaders = (toolId: string, headers: ToolHeader[]): StoredToolHeader[] =>
+    headers.map((header) => {
+      const secret = isSecretHeader(header);
+      return secret && header.mode === 'fixed'
+        ? { key: header.key, mode: header.mode, secret, sealed: secretBox.encrypt(header.value, toolId) }
+        : { key: header.key, mode: header.mode, secret, value: header.value };
+    });
+
+  const openHeaders = (toolId: string, headers: StoredToolHeader[]): ToolHeader[] =>
+    headers.map(({ key, mode, secret, value, sealed }) => ({
+      key,
+      mode,
+      secret,
+      value: sealed ? secretBox.decrypt(sealed, toolId) : (value ?? ''),
+    }));
+
+  const runnable = (row: ToolRow): RunnableTool => ({ ...row, headers: openHeaders(row.id, row.headers) });
+
+  /**
+   * Headers as written by a client that read them masked: a value equal to the mask keeps the
+   * secret stored under the same key, so a read-modify-write never replaces a secret with dots.
+   */
+  function unmask(headers: ToolHeader[], current: ToolHeader[]): { headers: ToolHeader[]; problems: FieldProblem[] } {
+    const problems: FieldProblem[] = [];
+    const resolved = headers.map((header, i) => {
+      if (header.value !== MASK) return header;
+      const stored = current.find((c) => c.key.toLowerCase() === header.key.toLowerCase() && isSecretHeader(c));
+      if (!stored) problems.push({ path: `$.headers[${i}].value`, message: 'is the mask of a secret; send the value' });
+      return { ...header, value: stored?.value ?? '' };
+    });
+    return { headers: resolved, problems };
+  }
+
+  function check(definition: ToolDefinition, extra: FieldProblem[] = []): void {
+    const problems = [...extra, ...checkToolDefinition(definition, { allowPrivateNetworks })];
+    if (problems.length > 0) throw validationError(problems, 'The tool definition is not valid');
+  }
+
+  async function findOrThrow(organizationId: string, id: string): Promise<ToolRow> {
+    const row = await repository.find(organizationId, id);
+    if (!row) throw notFound('Tool');
+    return row;
+  }
+
+  return {
+    async create(organizationId: string, input: CreateToolInput): Promise<ToolView> {
+      const definition = {
+        method: input.method,
+        url: input.url,
+        headers: input.headers ?? [],
+        parameters: input.parameters ?? [],
+        variables: input.variables ?? [],
+      };
+      check(definition, unmask(definition.headers, []).problems);
+      const id = newId('tool');
+      const row = await repository.insert({
+        id,
+        organizationId,
+        name: input.name,
+        description: input.description ?? '',
+        ...definition,
+        headers: sealHeaders(id, definition.headers),
+        timeoutMs: input.timeoutMs ?? 10_000,
+      });
+      if (row === 'name_taken') throw nameTaken();
+      return toToolView(row);
+    },
+
+    async list(organizationId: string, query: { cursor?: string; limit?: number }): Promise<Page<ToolView>> {
+      const limit = query.limit ?? 20;
+      const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      return toPage(await repository.list(organizationId, { beforeId, limit: limit + 1 }), limit, toToolView);
+    },
+
+    async get(organizationId: string, id: string): Promise<ToolView> {
+      return toToolView(await findOrThrow(organizationId, id));
+    },
+
+    async update(organizationId: string, id: string, patch: UpdateToolInput): Promise<ToolView> {
+      const current = runnable(await findOrThrow(organizationId, id));
+      const headers = patch.headers
+        ? unmask(patch.headers, current.headers)
+        : { headers: current.headers, problems: [] };
+      const definition: ToolDefinition = {
+        method: patch.method ?? current.method,
+        url: patch.url ?? current.url,
+        headers: headers.headers,
+        parameters: patch.parameters ?? current.parameters,
+        variables: patch.variables ?? current.variables,
+      };
+      check(definition, headers.problems);
+      const updated = await repository.update(organizationId, id, {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        ...(patch.timeoutMs !== undefined ? { timeoutMs: patch.timeoutMs } : {}),
+        ...definition,
+        headers: sealHeaders(id, definition.headers),
+      });
+      if (updated === 'name_taken') throw nameTaken();
+      if (!updated) throw notFound('Tool');
+      return toToolView(updated);
+    },
+
+    /** Deletes the tool and detaches it from every agent it served. */
+    async remove(organizationId: string, id: string): Promise<void> {
+      const detachedFrom = await repository.deleteAndDetach(organizationId, id);
+      if (!detachedFrom) throw notFound('Tool');
+      if (detachedFrom.length > 0) await onAgentsChanged(detachedFrom);
+    },
+
+    /** Of `ids`, those naming no tool of the organization. */
+    async missingIds(organizationId: string, ids: string[]): Promise<string[]> {
+      const existing = await repository.existingIds(organizationId, ids);
+      return ids.filter((id) => !existing.has(id));
+    },
+
+    /** Runs the tool once outside any call: `variables` stand in for the call's click-to-call variables. */
+    async test(organizationId: string, id: string, input: TestToolInput) {
+      const tool = runnable(await findOrThrow(organizationId, id));
+      const variables = input.variables ?? {};
+      const lookup: VariableLookup = (name) => own(variables, name) ?? defaultOf(tool, name) ?? '';
+      const run: ToolRun = await runTool(tool, input.args ?? {}, lookup, outbound);
+      return {
+        request: recordOf(run.request, tool.headers),
+        response: run.response,
+        result: run.result,
+        error: run.error,
+        latencyMs: run.latencyMs,
+      };
+    },
+
+    /**
+     * A tool call during a call, as every provider delivers one (the simulator's scenario turns, a
+     * real provider's tool webhook): runs the attached tool of that name with the call's values and
+     * records the invocation on the call. Always answers with a result for the agent.
+     */
+    async invokeDuringCall(input: { callId: string; name: string; args: unknown }): Promise<ToolCallResult> {
+      const context = await repository.callToolContext(input.callId, input.name);
+      if (!context) return { result: 'Error: this call is not known', error: 'unknown call' };
+      const refuse = (error: string): ToolRun => ({
+        request: null,
+        response: null,
+        result: `Error: ${error}`,
+        error,
+        latencyMs: 0,
+      });
+      const tool = context.tool && runnable(context.tool);
+      const run =
+        context.status === 'ended'
+          ? refuse('The call has ended')
+          : !tool
+            ? refuse(`No tool named "${input.name}" is attached to this agent`)
+            : await runTool(tool, input.args, callLookup(context, tool), outbound);
+      await repository.insertInvocation({
+        id: newId('tinv'),
+        organizationId: context.organizationId,
+        callId: input.callId,
+        toolId: context.tool?.id ?? null,
+        toolName: input.name,
+        arguments: input.args ?? {},
+        request: recordOf(run.request, tool?.headers ?? []),
+        responseStatus: run.response?.status ?? null,
+        responseExcerpt: run.response?.body ?? null,
+        result: run.result,
+        error: run.error,
+        latencyMs: run.latencyMs,
+      });
+      return { result: run.result, error: run.error };
+    },
+
+    /** The tool invocations of these calls, by call id, oldest first. */
+    async invocationsOf(callIds: string[]): Promise<Map<string, ToolInvocationView[]>> {
+      const byCall = new Map<string, ToolInvocationView[]>();
+      for (const row of await repository.invocationsOf(callIds)) {
+        const list = byCall.get(row.callId) ?? [];
+        list.push(toInvocationView(row));
+        byCall.set(row.callId, list);
+      }
+      return byCall;
+    },
+  };
+}
+
+export type ToolsService = ReturnType<typeof createToolsService>;

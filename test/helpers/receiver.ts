@@ -1,0 +1,60 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export type ReceiverHandler = (request: ReceivedRequest, response: ServerResponse) => void;
+
+export interface Receiver {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  requests: ReceivedRequest[];
+  /** Replaces how the receiver answers (default: 200 with `{"ok":true}`). */
+  answer(handler: ReceiverHandler): void;
+  close(): Promise<void>;
+}
+
+const answerOk: ReceiverHandler = (_request, response) => {
+  response.writeHead(200, { 'content-type': 'application/json' });
+  response.end('{"ok":true}');
+};
+
+/** A real HTTP server on loopback standing in for a customer's endpoint; it records every request. */
+export async function startReceiver(handler: ReceiverHandler = answerOk): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  let current = handler;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const received = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(received);
+      current(received, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    answer(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

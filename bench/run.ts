@@ -9,8 +9,9 @@ import os from 'node:os';
 import { clickToCall } from './click-to-call.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/children.js';
 import { type Benchmark, type BenchmarkResult, formatResults } from './lib/report.js';
+import { toolCalls } from './tool-calls.js';
 
-const BENCHMARKS: Benchmark[] = [clickToCall];
+const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls];
 
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');

@@ -3,7 +3,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
-import { AGENT_TOPIC, createAgentCache } from './agents/agent-cache.js';
+import { createAgentCache } from './agents/agent-cache.js';
 import { createAgentsRepository } from './agents/agents.repository.js';
 import { agentsRoutes } from './agents/agents.routes.js';
 import { createAgentsService } from './agents/agents.service.js';
@@ -25,6 +25,7 @@ import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
 import { createOutboundClient } from './lib/outbound-http.js';
 import { createSimulator } from './providers/simulator/simulator.js';
+import { createToolCallCache } from './tools/tool-call-cache.js';
 import { createToolsRepository } from './tools/tools.repository.js';
 import { toolsRoutes } from './tools/tools.routes.js';
 import { createToolsService } from './tools/tools.service.js';
@@ -131,9 +132,9 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     secretBox,
     outbound,
     allowPrivateNetworks: config.allowPrivateNetworks,
-    onAgentsChanged: async (agentIds) => {
-      for (const agentId of agentIds) await database.changes.publish(AGENT_TOPIC, agentId);
-    },
+    changes: database.changes,
+    cache: createToolCallCache({ feed: database.changes }),
+    onError: (err, callId) => app.log.error({ err, callId }, 'could not record a tool invocation'),
   });
   const agents = createAgentsService({
     repository: createAgentsRepository(db),
@@ -147,6 +148,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     repository: createCallsRepository(db),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record the provider call id'),
     toolInvocationsOf: (callIds) => tools.invocationsOf(callIds),
+    toolCalls: tools,
   });
   const simulator = createSimulator({
     onEvent: (event) => calls.applyEvent(event),
@@ -187,6 +189,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   }
   app.addHook('onClose', async () => {
     await simulator.close();
+    await tools.drain();
     await calls.drain();
     await outbound.close();
   });

@@ -2,7 +2,7 @@
 export interface Row {
   name: string;
   value: number | null;
-  unit: 'req/s' | 'MB' | 's';
+  unit: 'req/s' | 'MB' | 's' | 'ms';
   /** For throughput: this figure over the floor's. */
   ratio?: number;
   p50Ms?: number;
@@ -34,10 +34,11 @@ function formatValue(row: Row): string {
   if (row.value === null || Number.isNaN(row.value)) return 'n/a';
   if (row.unit === 'req/s') return `${Math.round(row.value).toLocaleString('en-US')} req/s`;
   if (row.unit === 'MB') return `${row.value.toFixed(0)} MB`;
+  if (row.unit === 'ms') return `${row.value.toFixed(2)} ms`;
   return `${row.value.toFixed(2)} s`;
 }
 
-const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : `${value.toFixed(1)} ms`);
+const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : `${value.toFixed(2)} ms`);
 
 const us = (value: number | undefined) =>
   value === undefined || Number.isNaN(value) ? '' : `${Math.round(value).toLocaleString('en-US')} µs`;

@@ -46,6 +46,8 @@ export interface CallsServiceDeps {
   onError?: (error: unknown, callId: string) => void;
   /** The tool invocations recorded on these calls, by call id. */
   toolInvocationsOf: (callIds: string[]) => Promise<Map<string, ToolInvocationView[]>>;
+  /** The calls' tool runs: an ending call waits for their records, so an ended call shows every one. */
+  toolCalls?: { settled(callId: string): Promise<void>; callEnded(callId: string): void };
 }
 
 export function createCallsService({
@@ -53,6 +55,7 @@ export function createCallsService({
   now = () => new Date(),
   onError = () => {},
   toolInvocationsOf,
+  toolCalls = { settled: async () => {}, callEnded: () => {} },
 }: CallsServiceDeps) {
   // Provider call ids are written after the click-to-call answer, which does not wait for them.
   // An id waits one turn of the event loop: if the call's first status event comes meanwhile (the
@@ -136,7 +139,9 @@ export function createCallsService({
           keepId(callId, providerCallId, await repository.markAnswered(callId, event.at, providerCallId));
           return;
         case 'ended':
+          await toolCalls.settled(callId);
           keepId(callId, providerCallId, await repository.end(callId, event, providerCallId));
+          toolCalls.callEnded(callId);
           return;
       }
     },
@@ -170,6 +175,7 @@ export function createCallsService({
       let closed = 0;
       for (;;) {
         const ids = await repository.closeOverdue(now(), batchSize);
+        for (const id of ids) toolCalls.callEnded(id);
         closed += ids.length;
         if (ids.length < batchSize) return closed;
       }

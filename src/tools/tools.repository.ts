@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type Db, isUniqueViolation } from '../db/client.js';
+import { type Db, isUniqueViolation, retryOnConflict } from '../db/client.js';
 import { agents, calls, toolInvocations, tools } from '../db/schema/index.js';
+import { createBatcher } from '../lib/batcher.js';
 
 export type ToolRow = typeof tools.$inferSelect;
 export type NewToolRow = typeof tools.$inferInsert;
@@ -10,17 +11,92 @@ export type NewToolInvocationRow = typeof toolInvocations.$inferInsert;
 /** What a tool run during a call needs: the call's values and the attached tool of that name, if any. */
 export interface CallToolContext {
   organizationId: string;
+  agentId: string;
   status: string;
   variables: Record<string, string>;
   collectedData: Record<string, unknown>;
-  /** The arguments of the call's earlier tool runs that were sent, oldest first. */
-  earlierArguments: unknown[];
+  /** The arguments of the call's earlier tool runs that were sent, merged in order. */
+  toolValues: Record<string, unknown>;
   tool: ToolRow | null;
+}
+
+/** An invocation to record, and the values it adds to its call's (its arguments, if it was sent). */
+export interface InvocationRecord {
+  row: NewToolInvocationRow;
+  collected: Record<string, unknown> | null;
 }
 
 export function createToolsRepository(db: Db) {
   const ofOrganization = (organizationId: string, id: string) =>
     and(eq(tools.organizationId, organizationId), eq(tools.id, id));
+
+  // Invocations arrive many at a time under load: a batch is one statement that inserts the
+  // records and merges what they collected into their calls' values (calls locked in key order, so
+  // two batches in flight cannot deadlock each other).
+  const invocationRecords = createBatcher(async (records: InvocationRecord[]) => {
+    const collectedByCall = new Map<string, Record<string, unknown>>();
+    for (const { row, collected } of records) {
+      if (collected) collectedByCall.set(row.callId, { ...collectedByCall.get(row.callId), ...collected });
+    }
+    const callIds = [...collectedByCall.keys()].sort();
+    const rows = records.map(({ row }) => ({
+      id: row.id,
+      organization_id: row.organizationId,
+      call_id: row.callId,
+      tool_id: row.toolId ?? null,
+      tool_name: row.toolName,
+      arguments: row.arguments,
+      request: row.request ?? null,
+      response_status: row.responseStatus ?? null,
+      response_excerpt: row.responseExcerpt ?? null,
+      result: row.result,
+      error: row.error ?? null,
+      latency_ms: row.latencyMs,
+    }));
+    await retryOnConflict(() =>
+      db.execute(sql`
+        with inserted as (
+          insert into tool_invocations (id, organization_id, call_id, tool_id, tool_name, arguments, request,
+            response_status, response_excerpt, result, error, latency_ms)
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, organization_id text,
+            call_id text, tool_id text, tool_name text, arguments jsonb, request jsonb, response_status int,
+            response_excerpt text, result text, error text, latency_ms int)
+          returning 1
+        )
+        update calls set tool_values = calls.tool_values || v.collected::jsonb
+        from unnest(
+          ${sql.param(callIds)}::text[],
+          ${sql.param(callIds.map((id) => JSON.stringify(collectedByCall.get(id))))}::text[]
+        ) as v(id, collected)
+        where calls.id = v.id`),
+    );
+    return records.map(() => undefined);
+  });
+
+  // Read on every tool call of every call: prepared once per connection, so PostgreSQL plans it once.
+  const toolCallContext = db
+    .select({
+      organizationId: calls.organizationId,
+      agentId: calls.agentId,
+      status: calls.status,
+      variables: calls.variables,
+      collectedData: calls.collectedData,
+      toolValues: calls.toolValues,
+      tool: tools,
+    })
+    .from(calls)
+    .innerJoin(agents, eq(agents.id, calls.agentId))
+    .leftJoin(
+      tools,
+      and(
+        eq(tools.organizationId, calls.organizationId),
+        eq(tools.name, sql.placeholder('toolName')),
+        sql`${agents.toolIds} @> jsonb_build_array(${tools.id})`,
+      ),
+    )
+    .where(eq(calls.id, sql.placeholder('callId')))
+    .limit(1)
+    .prepare('tool_call_context');
 
   return {
     /** Inserts the tool, or says its name is taken in the organization. */
@@ -94,40 +170,16 @@ export function createToolsRepository(db: Db) {
     },
 
     /**
-     * Everything a tool run during a call needs, in one statement: the call, the tool of that name
-     * attached to the call's agent (null if none is), and the arguments of the call's earlier runs.
+     * Everything a tool run during a call needs, in one statement: the call with the values
+     * collected so far, and the tool of that name attached to the call's agent (null if none is).
      */
     async callToolContext(callId: string, toolName: string): Promise<CallToolContext | undefined> {
-      const rows = await db
-        .select({
-          organizationId: calls.organizationId,
-          status: calls.status,
-          variables: calls.variables,
-          collectedData: calls.collectedData,
-          earlierArguments: sql<unknown[]>`(
-            select coalesce(jsonb_agg(${toolInvocations.arguments} order by ${toolInvocations.id}), '[]'::jsonb)
-            from ${toolInvocations}
-            where ${toolInvocations.callId} = ${calls.id} and ${toolInvocations.request} is not null)`,
-          tool: tools,
-        })
-        .from(calls)
-        .innerJoin(agents, eq(agents.id, calls.agentId))
-        .leftJoin(
-          tools,
-          and(
-            eq(tools.organizationId, calls.organizationId),
-            eq(tools.name, toolName),
-            sql`${agents.toolIds} @> jsonb_build_array(${tools.id})`,
-          ),
-        )
-        .where(eq(calls.id, callId))
-        .limit(1);
+      const rows = await toolCallContext.execute({ callId, toolName });
       return rows[0];
     },
 
-    async insertInvocation(row: NewToolInvocationRow): Promise<void> {
-      await db.insert(toolInvocations).values(row);
-    },
+    /** Records an invocation and merges what it collected into its call's values (batched). */
+    recordInvocation: (record: InvocationRecord): Promise<void> => invocationRecords.add(record),
 
     /** The invocations of these calls, oldest first. */
     async invocationsOf(callIds: string[]): Promise<ToolInvocationRow[]> {

@@ -1,3 +1,5 @@
+import { AGENT_TOPIC } from '../agents/agent-cache.js';
+import type { ChangeFeed } from '../db/change-feed.js';
 import type { StoredToolHeader } from '../db/schema/index.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
 import type { SecretBox } from '../lib/crypto.js';
@@ -6,6 +8,7 @@ import type { OutboundClient } from '../lib/outbound-http.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { ToolCallResult } from '../providers/voice-provider.js';
 import { type RunnableTool, runTool, type ToolRun } from './run-tool.js';
+import { TOOL_TOPIC, type ToolCallCache } from './tool-call-cache.js';
 import { checkToolDefinition, compileAiSchema, isSecretHeader, type ToolDefinition } from './tool-definition.js';
 import { MASK, maskHeaders, type ToolRequest, type VariableLookup } from './tool-request.js';
 import type { CallToolContext, ToolInvocationRow, ToolRow, ToolsRepository } from './tools.repository.js';
@@ -71,17 +74,24 @@ function own(record: Record<string, unknown>, name: string): string | undefined 
 }
 
 /**
- * `{{name}}` during a call (CONTRACT §4): values collected earlier in the call (what the provider
- * reported as collected, then the arguments of the call's earlier tool runs, later ones winning),
- * then the click-to-call variables, then the tool variable's default, else "". An empty value
- * counts as not provided, so an optional click-to-call variable left empty falls back to the default.
+ * `{{name}}` during a call (CONTRACT §4): values collected earlier in the call (the arguments of
+ * its earlier tool runs, later ones winning, then what the provider reported as collected), then
+ * the click-to-call variables, then the tool variable's default, else "". An empty value counts as
+ * not provided, so an optional click-to-call variable left empty falls back to the default.
  */
 function callLookup(context: CallToolContext, tool: RunnableTool): VariableLookup {
-  const collected: Record<string, unknown> = { ...context.collectedData };
-  for (const args of context.earlierArguments) {
-    if (args && typeof args === 'object' && !Array.isArray(args)) Object.assign(collected, args);
-  }
-  return (name) => own(collected, name) ?? own(context.variables, name) ?? defaultOf(tool, name) ?? '';
+  return (name) =>
+    own(context.toolValues, name) ??
+    own(context.collectedData, name) ??
+    own(context.variables, name) ??
+    defaultOf(tool, name) ??
+    '';
+}
+
+/** What a sent invocation adds to the call's collected values: its arguments, when they are an object. */
+function collectedBy(run: ToolRun, args: unknown): Record<string, unknown> | null {
+  if (!run.request || args === null || typeof args !== 'object' || Array.isArray(args)) return null;
+  return args as Record<string, unknown>;
 }
 
 function defaultOf(tool: ToolDefinition, name: string): string | undefined {
@@ -95,8 +105,12 @@ export interface ToolsServiceDeps {
   outbound: OutboundClient;
   /** `SWITCHBOARD_ALLOW_PRIVATE_NETWORKS`: whether a URL naming a private address is accepted at save time. */
   allowPrivateNetworks: boolean;
-  /** Told which agents a deleted tool was detached from, so caches forget those agents. */
-  onAgentsChanged: (agentIds: string[]) => Promise<void>;
+  /** Where tool changes (and the agents a deleted tool was detached from) are announced, so caches forget them. */
+  changes: ChangeFeed;
+  /** What tool calls read, kept in memory (evicted through `changes`). */
+  cache: ToolCallCache;
+  /** An invocation record could not be written (it is written after the agent has its result). */
+  onError?: (error: unknown, callId: string) => void;
 }
 
 export function createToolsService({
@@ -104,8 +118,27 @@ export function createToolsService({
   secretBox,
   outbound,
   allowPrivateNetworks,
-  onAgentsChanged,
+  changes,
+  cache,
+  onError = () => {},
 }: ToolsServiceDeps) {
+  // Invocation records are written after the agent has its result, batched: a live call must not
+  // wait for our bookkeeping. Until a call's records are written, what they collected is kept here
+  // too, so the call's next tool run sees it; the call's end waits for them (`settled`).
+  const recordWrites = new Map<string, Promise<void>>();
+  const unwrittenValues = new Map<string, Record<string, unknown>>();
+  const record = (callId: string, write: Promise<void>, collected: Record<string, unknown> | null): void => {
+    if (collected) unwrittenValues.set(callId, { ...unwrittenValues.get(callId), ...collected });
+    const all: Promise<void> = Promise.all([recordWrites.get(callId), write.catch((error) => onError(error, callId))])
+      .then(() => {})
+      .finally(() => {
+        if (recordWrites.get(callId) !== all) return;
+        recordWrites.delete(callId);
+        unwrittenValues.delete(callId);
+      });
+    recordWrites.set(callId, all);
+  };
+
   /** Secret Fixed header values are sealed with the tool id as associated data; the rest stay readable. */
   const sealHeaders = (toolId: string, headers: ToolHeader[]): StoredToolHeader[] =>
     headers.map((header) => {
@@ -207,6 +240,7 @@ export function createToolsService({
       });
       if (updated === 'name_taken') throw nameTaken();
       if (!updated) throw notFound('Tool');
+      await changes.publish(TOOL_TOPIC, id);
       return toToolView(updated);
     },
 
@@ -214,7 +248,8 @@ export function createToolsService({
     async remove(organizationId: string, id: string): Promise<void> {
       const detachedFrom = await repository.deleteAndDetach(organizationId, id);
       if (!detachedFrom) throw notFound('Tool');
-      if (detachedFrom.length > 0) await onAgentsChanged(detachedFrom);
+      await changes.publish(TOOL_TOPIC, id);
+      for (const agentId of detachedFrom) await changes.publish(AGENT_TOPIC, agentId);
     },
 
     /** Of `ids`, those naming no tool of the organization. */
@@ -244,8 +279,12 @@ export function createToolsService({
      * records the invocation on the call. Always answers with a result for the agent.
      */
     async invokeDuringCall(input: { callId: string; name: string; args: unknown }): Promise<ToolCallResult> {
-      const context = await repository.callToolContext(input.callId, input.name);
+      const context = await cache.context(input.callId, input.name, () =>
+        repository.callToolContext(input.callId, input.name),
+      );
       if (!context) return { result: 'Error: this call is not known', error: 'unknown call' };
+      const unwritten = unwrittenValues.get(input.callId);
+      if (unwritten) context.toolValues = { ...context.toolValues, ...unwritten };
       const refuse = (error: string): ToolRun => ({
         request: null,
         response: null,
@@ -260,7 +299,7 @@ export function createToolsService({
           : !tool
             ? refuse(`No tool named "${input.name}" is attached to this agent`)
             : await runTool(tool, input.args, callLookup(context, tool), outbound);
-      await repository.insertInvocation({
+      const row = {
         id: newId('tinv'),
         organizationId: context.organizationId,
         callId: input.callId,
@@ -273,8 +312,27 @@ export function createToolsService({
         result: run.result,
         error: run.error,
         latencyMs: run.latencyMs,
-      });
+      };
+      const collected = collectedBy(run, input.args);
+      if (collected) cache.addValues(input.callId, collected);
+      const write = repository.recordInvocation({ row, collected });
+      record(input.callId, collected ? write.then(() => cache.announceValues([input.callId])) : write, collected);
       return { result: run.result, error: run.error };
+    },
+
+    /** Resolves once every invocation of the call run so far is recorded. */
+    async settled(callId: string): Promise<void> {
+      await recordWrites.get(callId);
+    },
+
+    /** The call ended: its tool calls are refused from now on. */
+    callEnded(callId: string): void {
+      cache.forgetCall(callId);
+    },
+
+    /** Waits for every invocation record still being written (before the database closes). */
+    async drain(): Promise<void> {
+      await Promise.all(recordWrites.values());
     },
 
     /** The tool invocations of these calls, by call id, oldest first. */

@@ -62,7 +62,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  masterKey: Buffer = randomBytes(32),
+): Promise<TestApp> {
   const db = await createTestDatabase();
   const port = await freePort();
   const config = loadConfig({
@@ -74,7 +77,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     SWITCHBOARD_SWEEP_INTERVAL_MS: '100',
     ...env,
   });
-  const app = await buildApp({ config, database: db.database, masterKey: randomBytes(32), logger: false });
+  const app = await buildApp({ config, database: db.database, masterKey, logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
 

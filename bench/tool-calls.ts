@@ -1,0 +1,347 @@
+/**
+ * The tool-call benchmark (docs/benchmarks.md): what running a tool through Switchboard adds to
+ * calling the customer's endpoint directly. In one run, against one endpoint on loopback (a child
+ * process answering a small JSON body at once):
+ *  - the baseline: undici POSTs straight to the endpoint, with a connection pool;
+ *  - ours: `tools.invokeDuringCall`, the path every provider's tool call takes (the simulator's
+ *    scenario turns now, the Vapi and Retell tool webhooks later): read the call and its attached
+ *    tool, check the arguments, build and send the request through the guarded client, record the
+ *    invocation on the call;
+ * on PostgreSQL and on the embedded PGlite, in three loads (one in-progress call per worker):
+ *  - 1 call: one worker, tool calls back to back;
+ *  - 200 concurrent calls: 200 workers, each making a tool call about once a second (uniformly
+ *    0–2 s apart): far more often than a conversation does, and the load the target is set for;
+ *  - saturation: 200 workers back to back, for the throughput ratio (not a latency figure: in a
+ *    closed loop at saturation, latency is concurrency ÷ throughput).
+ * Added latency = ours − baseline, at p50 and p99.
+ *
+ * Run alone: npx tsx bench/tool-calls.ts, or with every benchmark: npm run bench.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { type Database, openPglite, openPostgres } from '../src/db/client.js';
+import { openEmbeddedPostgres } from '../src/db/embedded.js';
+import { migrate } from '../src/db/migrate.js';
+import { createSecretBox } from '../src/lib/crypto.js';
+import { createOutboundClient } from '../src/lib/outbound-http.js';
+import { createToolCallCache } from '../src/tools/tool-call-cache.js';
+import { createToolsRepository } from '../src/tools/tools.repository.js';
+import { createToolsService } from '../src/tools/tools.service.js';
+import { freePort, killAll, killChildrenOnExit, sleep, startChild } from './lib/children.js';
+import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
+import { api, signup } from './lib/switchboard.js';
+
+const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const CALLS = 200;
+/** Mean time between one call's tool calls in the 200-call load. */
+const PACE_MS = 1000;
+const WARMUP_MS = 1000;
+const DURATION_MS = 5000;
+const TARGET = { addedP50Ms: 1, addedP99Ms: 5 };
+
+type Engine = 'postgresql' | 'pglite';
+
+const log = (message: string) => process.stderr.write(`[tool-calls] ${message}\n`);
+
+/** The customer's endpoint: answers every request with a small JSON body as soon as it is read. */
+async function startEndpoint(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const script = `require('node:http').createServer((q, s) => { q.resume(); q.on('end', () => {
+    s.writeHead(200, { 'content-type': 'application/json' }); s.end('{"id":"L-1","status":"created"}'); }); })
+    .listen(${port}, '127.0.0.1', () => console.log('listening'));`;
+  const child = startChild(process.execPath, ['-e', script], { label: 'tool endpoint' });
+  for (let i = 0; i < 100 && !child.output().includes('listening'); i++) await sleep(50);
+  if (!child.output().includes('listening')) throw new Error(`the endpoint did not start: ${child.output()}`);
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.stop(2000) };
+}
+
+/** A tool as customers write them: a secret header, a Variable header, AI-filled and Variable parameters. */
+function toolDefinition(endpoint: string) {
+  return {
+    name: 'create_lead',
+    description: 'Creates a lead once the caller gave an email. Returns the lead id.',
+    method: 'POST',
+    url: `${endpoint}/leads/{region}`,
+    headers: [
+      { key: 'Authorization', mode: 'fixed', value: 'Bearer sk_bench_0123456789' },
+      { key: 'X-Customer', mode: 'variable', value: '{{name}}' },
+    ],
+    parameters: [
+      { name: 'region', location: 'path', type: 'string', fillMode: 'fixed', value: 'eu' },
+      { name: 'email', location: 'body', type: 'string', fillMode: 'ai', required: true },
+      { name: 'plan', location: 'body', type: 'string', fillMode: 'ai', allowedValues: ['basic', 'pro'] },
+      { name: 'name', location: 'body', type: 'string', fillMode: 'variable', value: '{{name}}' },
+      { name: 'source', location: 'query', type: 'string', fillMode: 'fixed', value: 'phone' },
+    ],
+    variables: [{ name: 'name', defaultValue: 'caller' }],
+  };
+}
+
+const ARGS = { email: 'ada@example.com', plan: 'pro' };
+
+interface Percentiles {
+  count: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+function percentiles(samples: number[], elapsedMs: number): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return { count: sorted.length, perSecond: (sorted.length / elapsedMs) * 1000, p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * `workers` workers, each with its own call, each waiting `pauseMs()` before every tool call (0: a
+ * closed loop): the latencies of the calls started after the warm-up.
+ */
+async function runWorkers(
+  workers: number,
+  pauseMs: () => number,
+  once: (worker: number) => Promise<void>,
+): Promise<Percentiles> {
+  const samples: number[] = [];
+  const started = performance.now();
+  const measureFrom = started + WARMUP_MS;
+  const stopAt = measureFrom + DURATION_MS;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (;;) {
+        const pause = pauseMs();
+        if (pause > 0) await sleep(pause);
+        const t0 = performance.now();
+        if (t0 >= stopAt) return;
+        await once(worker);
+        if (t0 >= measureFrom) samples.push(performance.now() - t0);
+      }
+    }),
+  );
+  return percentiles(samples, DURATION_MS);
+}
+
+const LOADS = [
+  { name: '1 call, back to back', workers: 1, pauseMs: () => 0, checked: false },
+  {
+    name: `${CALLS} concurrent calls, ~1 tool call/s each`,
+    workers: CALLS,
+    pauseMs: () => Math.random() * 2 * PACE_MS,
+    checked: true,
+  },
+  { name: `${CALLS} workers back to back (saturation)`, workers: CALLS, pauseMs: () => 0, checked: false },
+];
+
+async function openDatabase(engine: Engine): Promise<{ database: Database; cleanup(): Promise<void> }> {
+  if (engine === 'pglite') {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-bench-tools-'));
+    const database = openPglite(await openEmbeddedPostgres(path.join(dir, 'pgdata')));
+    return {
+      database,
+      async cleanup() {
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  const name = `switchboard_bench_tools_${randomBytes(6).toString('hex')}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    database: openPostgres({ url: url.toString() }),
+    async cleanup() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function measureEngine(engine: Engine, endpoint: string, rows: Row[], notes: string[]): Promise<void> {
+  const label = engine === 'postgresql' ? 'PostgreSQL' : 'PGlite';
+  const { database, cleanup } = await openDatabase(engine);
+  const masterKey = randomBytes(32);
+  try {
+    await migrate(database.db);
+    const port = await freePort();
+    const config = loadConfig({
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      SWITCHBOARD_SIGNUP: 'open',
+      SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
+    const app = await buildApp({ config, database, masterKey, logger: false });
+    await app.listen({ port, host: '127.0.0.1' });
+    const origin = `http://127.0.0.1:${port}`;
+    // The path under test, composed as the app composes it (src/app.ts).
+    const outbound = createOutboundClient({ allowPrivateNetworks: true });
+    const tools = createToolsService({
+      repository: createToolsRepository(database.db),
+      secretBox: createSecretBox(masterKey),
+      outbound,
+      allowPrivateNetworks: true,
+      changes: database.changes,
+      cache: createToolCallCache({ feed: database.changes }),
+    });
+    const direct = new Agent({ connections: 256 });
+    try {
+      const callIds = await openCalls(origin, endpoint, CALLS);
+      const directBody = JSON.stringify({ ...ARGS, name: 'Ada' });
+      const callDirect = async () => {
+        const response = await request(`${endpoint}/leads/eu?source=phone`, {
+          method: 'POST',
+          dispatcher: direct,
+          headers: {
+            authorization: 'Bearer sk_bench_0123456789',
+            'x-customer': 'Ada',
+            'content-type': 'application/json',
+            'user-agent': 'Switchboard-Tools/1',
+          },
+          body: directBody,
+        });
+        await response.body.text();
+        if (response.statusCode !== 200) throw new Error(`direct: HTTP ${response.statusCode}`);
+      };
+      const callOurs = async (worker: number) => {
+        const outcome = await tools.invokeDuringCall({ callId: callIds[worker]!, name: 'create_lead', args: ARGS });
+        if (outcome.error) throw new Error(`invokeDuringCall: ${outcome.result}`);
+      };
+      for (const load of LOADS) {
+        log(`${label}: ${load.name}, direct`);
+        const baseline = await runWorkers(load.workers, load.pauseMs, callDirect);
+        log(`${label}: ${load.name}, through invokeDuringCall`);
+        const ours = await runWorkers(load.workers, load.pauseMs, callOurs);
+        const row = (name: string, m: Percentiles): Row => ({
+          name,
+          value: m.perSecond,
+          unit: 'req/s',
+          p50Ms: m.p50,
+          p99Ms: m.p99,
+        });
+        rows.push(row(`${load.name}: endpoint called directly`, baseline));
+        rows.push({
+          ...row(`${load.name}: through invokeDuringCall (${label})`, ours),
+          ratio: ours.perSecond / baseline.perSecond,
+        });
+        if (load.pauseMs() === 0 && load.workers > 1) continue;
+        const addedP50 = ours.p50 - baseline.p50;
+        const addedP99 = ours.p99 - baseline.p99;
+        rows.push({
+          name: `${load.name}: added by Switchboard (${label})`,
+          value: addedP50,
+          unit: 'ms',
+          p50Ms: addedP50,
+          p99Ms: addedP99,
+          target:
+            load.checked && engine === 'postgresql'
+              ? {
+                  text: `added p50 < ${TARGET.addedP50Ms} ms, p99 < ${TARGET.addedP99Ms} ms`,
+                  pass: addedP50 < TARGET.addedP50Ms && addedP99 < TARGET.addedP99Ms,
+                }
+              : undefined,
+        });
+      }
+      const invocations = await api(origin, 'GET', `/v1/calls/${callIds[0]}`, { apiKey: currentApiKey });
+      const recorded = (invocations.body as { toolInvocations: unknown[] }).toolInvocations.length;
+      notes.push(
+        `${label}: ${recorded} invocations recorded on the first worker's call (each run records one per invocation)`,
+      );
+    } finally {
+      await direct.close();
+      await outbound.close();
+      await app.close();
+    }
+  } finally {
+    await database.close();
+    await cleanup();
+  }
+}
+
+let currentApiKey = '';
+
+/** Signs up, creates the tool and a simulator agent whose calls stay in progress for an hour, places `count` calls. */
+async function openCalls(origin: string, endpoint: string, count: number): Promise<string[]> {
+  const apiKey = await signup(origin);
+  currentApiKey = apiKey;
+  const tool = await api(origin, 'POST', '/v1/tools', { apiKey, body: toolDefinition(endpoint) });
+  if (tool.status !== 201) throw new Error(`create tool: ${tool.status} ${JSON.stringify(tool.body)}`);
+  const toolId = (tool.body as { id: string }).id;
+  const agent = await api(origin, 'POST', '/v1/agents', {
+    apiKey,
+    body: {
+      name: 'Bench tools agent',
+      rateLimitPerMinute: null,
+      toolIds: [toolId],
+      firstMessage: 'Hi {{name}}',
+      simulator: { delayMs: 3_600_000 },
+    },
+  });
+  if (agent.status !== 201) throw new Error(`create agent: ${agent.status} ${JSON.stringify(agent.body)}`);
+  const agentId = (agent.body as { id: string }).id;
+  const credentials = (await api(origin, 'GET', `/v1/agents/${agentId}/credentials`, { apiKey })).body as {
+    apiToken: string;
+    apiSecret: string;
+  };
+  const callIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const body = JSON.stringify({ phone: `+1415555${String(1000 + i).padStart(4, '0')}`, variables: { name: 'Ada' } });
+    const response = await fetch(`${origin}/api/click-to-call`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'api-key': credentials.apiToken,
+        signature: createHmac('sha256', credentials.apiSecret).update(body).digest('hex'),
+      },
+      body,
+    });
+    const answer = (await response.json()) as { callId?: string };
+    if (response.status !== 200 || !answer.callId)
+      throw new Error(`click-to-call: ${response.status} ${JSON.stringify(answer)}`);
+    callIds.push(answer.callId);
+  }
+  return callIds;
+}
+
+export const toolCalls: Benchmark = {
+  name: 'tool calls',
+  async run(): Promise<BenchmarkResult> {
+    const rows: Row[] = [];
+    const notes: string[] = [];
+    const failures: string[] = [];
+    const endpoint = await startEndpoint();
+    const engines = (process.env.BENCH_ENGINES ?? 'postgresql,pglite').split(',') as Engine[];
+    try {
+      for (const engine of engines) {
+        try {
+          await measureEngine(engine, endpoint.url, rows, notes);
+        } catch (error) {
+          failures.push(`${engine}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    } finally {
+      await endpoint.stop();
+    }
+    notes.push(
+      `${WARMUP_MS} ms warm-up then ${DURATION_MS} ms measured per row; one in-progress call per worker; the endpoint is a separate process on loopback; "× floor" of a saturation row is its throughput over the direct calls'`,
+    );
+    return { name: 'tool calls', rows, notes, failures };
+  },
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  killChildrenOnExit();
+  const { formatResults } = await import('./lib/report.js');
+  try {
+    process.stdout.write(formatResults([await toolCalls.run()]));
+  } finally {
+    killAll();
+  }
+  process.exit(0);
+}

@@ -263,6 +263,30 @@ describe('refused definitions (422, a JSON path per problem, nothing written)', 
     expect(after.body.data.length).toBe(before.body.data.length);
   });
 
+  it('validates nested fields at their own paths, and refuses nesting deeper than 5 levels', async () => {
+    const nest = (depth: number, leaf: Record<string, unknown>): Record<string, unknown> =>
+      depth === 0 ? leaf : { name: `o${depth}`, type: 'object', fillMode: 'ai', fields: [nest(depth - 1, leaf)] };
+    const wrongType = await createTool({
+      parameters: [{ ...nest(3, { name: 'x', type: 'text', fillMode: 'ai' }), location: 'body' }],
+    });
+    expect(wrongType.status).toBe(422);
+    expect(wrongType.body.details[0].path).toBe('$.parameters[0].fields[0].fields[0].fields[0].type');
+    const ok = await createTool({
+      parameters: [{ ...nest(5, { name: 'x', type: 'string', fillMode: 'ai' }), location: 'body' }],
+    });
+    expect(ok.status).toBe(201);
+    const deep = await createTool({
+      parameters: [{ ...nest(6, { name: 'x', type: 'string', fillMode: 'ai' }), location: 'body' }],
+    });
+    expect(deep.status).toBe(422);
+    expect(deep.body.details).toEqual([
+      {
+        path: '$.parameters[0].fields[0].fields[0].fields[0].fields[0].fields[0]',
+        message: expect.stringMatching(/5 levels/),
+      },
+    ]);
+  });
+
   it('reports every problem of one definition at once', async () => {
     const response = await createTool({
       method: 'GET',

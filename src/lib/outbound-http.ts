@@ -6,7 +6,7 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { BlockedAddressError, blockedAddressReason } from './address-guard.js';
 
 export interface OutboundClientOptions {
@@ -107,7 +107,6 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
   const allowPrivateNetworks = options.allowPrivateNetworks ?? false;
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   const resolve = options.resolve ?? lookupAll;
-  const connectTo = buildConnector({ timeout: connectTimeoutMs });
 
   // A resolver that never answers would otherwise hold the pool's connection slot (and close()) forever.
   async function resolveInTime(hostname: string): Promise<string[]> {
@@ -136,26 +135,37 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
     throw new BlockedAddressError(first, blockedAddressReason(first) ?? 'not allowed', hostname);
   }
 
-  const connect: buildConnector.connector = (connectOptions, callback) => {
-    const hostname = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1');
-    chooseAddress(hostname).then(
-      (address) => {
-        const servername = isIP(hostname) ? undefined : hostname;
-        try {
-          // The checked address itself, not the name: handing the name on would let it resolve again.
-          connectTo({ ...connectOptions, hostname: address, servername }, callback);
-        } catch (error) {
-          callback(error as Error, null);
-        }
-      },
-      (error: Error) => callback(error, null),
-    );
-  };
+  const guardedConnector =
+    (connectTo: buildConnector.connector): buildConnector.connector =>
+    (connectOptions, callback) => {
+      const hostname = connectOptions.hostname.replace(/^\[(.*)\]$/, '$1');
+      chooseAddress(hostname).then(
+        (address) => {
+          const servername = isIP(hostname) ? undefined : hostname;
+          try {
+            // The checked address itself, not the name: handing the name on would let it resolve again.
+            connectTo({ ...connectOptions, hostname: address, servername }, callback);
+          } catch (error) {
+            callback(error as Error, null);
+          }
+        },
+        (error: Error) => callback(error, null),
+      );
+    };
 
-  const agent = new Agent({ connect, connections: options.connectionsPerOrigin ?? 50 });
+  // undici is loaded with the first request: a server that never calls out does not pay its memory.
+  let agent: Promise<Agent> | undefined;
+  const agentOf = (): Promise<Agent> =>
+    (agent ??= import('undici').then(
+      ({ Agent, buildConnector }) =>
+        new Agent({
+          connect: guardedConnector(buildConnector({ timeout: connectTimeoutMs })),
+          connections: options.connectionsPerOrigin ?? 50,
+        }),
+    ));
 
   async function exchange(request: OutboundRequest, url: URL, signal: AbortSignal): Promise<Outcome> {
-    const response = await agent.request({
+    const response = await (await agentOf()).request({
       origin: url.origin,
       path: `${url.pathname}${url.search}`,
       method: request.method,
@@ -219,5 +229,10 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
     }
   }
 
-  return { send, close: () => agent.close() };
+  return {
+    send,
+    async close() {
+      await (await agent)?.close();
+    },
+  };
 }

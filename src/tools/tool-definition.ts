@@ -2,7 +2,14 @@ import { isIP } from 'node:net';
 import type { FieldProblem } from '../errors.js';
 import { blockedAddressReason } from '../lib/address-guard.js';
 import { placeholdersOf } from '../lib/template.js';
-import type { ParameterType, ToolField, ToolHeader, ToolParameter, ToolVariable } from './tools.schemas.js';
+import {
+  MAX_NESTING,
+  type ParameterType,
+  type ToolField,
+  type ToolHeader,
+  type ToolParameter,
+  type ToolVariable,
+} from './tools.schemas.js';
 
 /** The parts of a tool its rules look at (a whole definition, after defaults). */
 export interface ToolDefinition {
@@ -168,7 +175,7 @@ export function checkToolDefinition(tool: ToolDefinition, options: { allowPrivat
         problem(`${path}.type`, 'objects cannot be sent in a query string; use a body parameter');
       }
     }
-    checkField(parameter, path, problem, checkReferences, true);
+    checkField(parameter, path, problem, checkReferences, true, 1);
   });
   for (const segment of new Set(segments)) {
     if (!tool.parameters.some((p) => p.location === 'path' && p.name === segment)) {
@@ -225,7 +232,12 @@ function checkField(
   problem: (path: string, message: string) => void,
   checkReferences: (path: string, text: string, mustReference: boolean) => void,
   parentIsAi: boolean,
+  depth: number,
 ): void {
+  if (depth > MAX_NESTING && (field.fields?.length || field.items?.fields?.length)) {
+    problem(path, `objects nest at most ${MAX_NESTING} levels deep`);
+    return;
+  }
   if (field.fillMode === 'ai' && !parentIsAi) {
     problem(`${path}.fillMode`, 'an AI-filled field must be inside an AI-filled object or array');
   }
@@ -264,10 +276,10 @@ function checkField(
   field.fields?.forEach((child, k) => {
     if (seen.has(child.name)) problem(`${path}.fields[${k}].name`, `the field "${child.name}" is defined twice`);
     seen.add(child.name);
-    checkField(child, `${path}.fields[${k}]`, problem, checkReferences, childAi);
+    checkField(child, `${path}.fields[${k}]`, problem, checkReferences, childAi, depth + 1);
   });
   field.items?.fields?.forEach((child, k) => {
-    checkField(child, `${path}.items.fields[${k}]`, problem, checkReferences, childAi);
+    checkField(child, `${path}.items.fields[${k}]`, problem, checkReferences, childAi, depth + 1);
   });
 }
 

@@ -84,7 +84,9 @@ function toolDefinition(endpoint: string) {
   };
 }
 
-const ARGS = { email: 'ada@example.com', plan: 'pro' };
+/** The model's arguments: a new email each time, so every run adds to its call's collected values. */
+let argsSent = 0;
+const nextArgs = () => ({ email: `lead${++argsSent}@example.com`, plan: 'pro' });
 
 interface Percentiles {
   count: number;
@@ -107,11 +109,12 @@ async function runWorkers(
   workers: number,
   pauseMs: () => number,
   once: (worker: number) => Promise<void>,
+  durationMs: number,
 ): Promise<Percentiles> {
   const samples: number[] = [];
   const started = performance.now();
   const measureFrom = started + WARMUP_MS;
-  const stopAt = measureFrom + DURATION_MS;
+  const stopAt = measureFrom + durationMs;
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
       for (;;) {
@@ -124,18 +127,26 @@ async function runWorkers(
       }
     }),
   );
-  return percentiles(samples, DURATION_MS);
+  return percentiles(samples, durationMs);
 }
 
+// The paced load is measured twice as long: its p99 rests on ~2,000 samples.
 const LOADS = [
-  { name: '1 call, back to back', workers: 1, pauseMs: () => 0, checked: false },
+  { name: '1 call, back to back', workers: 1, pauseMs: () => 0, checked: false, durationMs: DURATION_MS },
   {
     name: `${CALLS} concurrent calls, ~1 tool call/s each`,
     workers: CALLS,
     pauseMs: () => Math.random() * 2 * PACE_MS,
     checked: true,
+    durationMs: 2 * DURATION_MS,
   },
-  { name: `${CALLS} workers back to back (saturation)`, workers: CALLS, pauseMs: () => 0, checked: false },
+  {
+    name: `${CALLS} workers back to back (saturation)`,
+    workers: CALLS,
+    pauseMs: () => 0,
+    checked: false,
+    durationMs: DURATION_MS,
+  },
 ];
 
 async function openDatabase(engine: Engine): Promise<{ database: Database; cleanup(): Promise<void> }> {
@@ -192,8 +203,7 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
     });
     const direct = new Agent({ connections: 256 });
     try {
-      const callIds = await openCalls(origin, endpoint, CALLS);
-      const directBody = JSON.stringify({ ...ARGS, name: 'Ada' });
+      const { apiKey, callIds } = await openCalls(origin, endpoint, CALLS);
       const callDirect = async () => {
         const response = await request(`${endpoint}/leads/eu?source=phone`, {
           method: 'POST',
@@ -204,20 +214,24 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
             'content-type': 'application/json',
             'user-agent': 'Switchboard-Tools/1',
           },
-          body: directBody,
+          body: JSON.stringify({ ...nextArgs(), name: 'Ada' }),
         });
         await response.body.text();
         if (response.statusCode !== 200) throw new Error(`direct: HTTP ${response.statusCode}`);
       };
       const callOurs = async (worker: number) => {
-        const outcome = await tools.invokeDuringCall({ callId: callIds[worker]!, name: 'create_lead', args: ARGS });
+        const outcome = await tools.invokeDuringCall({
+          callId: callIds[worker]!,
+          name: 'create_lead',
+          args: nextArgs(),
+        });
         if (outcome.error) throw new Error(`invokeDuringCall: ${outcome.result}`);
       };
       for (const load of LOADS) {
         log(`${label}: ${load.name}, direct`);
-        const baseline = await runWorkers(load.workers, load.pauseMs, callDirect);
+        const baseline = await runWorkers(load.workers, load.pauseMs, callDirect, load.durationMs);
         log(`${label}: ${load.name}, through invokeDuringCall`);
-        const ours = await runWorkers(load.workers, load.pauseMs, callOurs);
+        const ours = await runWorkers(load.workers, load.pauseMs, callOurs, load.durationMs);
         const row = (name: string, m: Percentiles): Row => ({
           name,
           value: m.perSecond,
@@ -239,16 +253,15 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
           unit: 'ms',
           p50Ms: addedP50,
           p99Ms: addedP99,
-          target:
-            load.checked && engine === 'postgresql'
-              ? {
-                  text: `added p50 < ${TARGET.addedP50Ms} ms, p99 < ${TARGET.addedP99Ms} ms`,
-                  pass: addedP50 < TARGET.addedP50Ms && addedP99 < TARGET.addedP99Ms,
-                }
-              : undefined,
+          target: load.checked
+            ? {
+                text: `added p50 < ${TARGET.addedP50Ms} ms, p99 < ${TARGET.addedP99Ms} ms`,
+                pass: addedP50 < TARGET.addedP50Ms && addedP99 < TARGET.addedP99Ms,
+              }
+            : undefined,
         });
       }
-      const invocations = await api(origin, 'GET', `/v1/calls/${callIds[0]}`, { apiKey: currentApiKey });
+      const invocations = await api(origin, 'GET', `/v1/calls/${callIds[0]}`, { apiKey });
       const recorded = (invocations.body as { toolInvocations: unknown[] }).toolInvocations.length;
       notes.push(
         `${label}: ${recorded} invocations recorded on the first worker's call (each run records one per invocation)`,
@@ -264,12 +277,13 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
   }
 }
 
-let currentApiKey = '';
-
 /** Signs up, creates the tool and a simulator agent whose calls stay in progress for an hour, places `count` calls. */
-async function openCalls(origin: string, endpoint: string, count: number): Promise<string[]> {
+async function openCalls(
+  origin: string,
+  endpoint: string,
+  count: number,
+): Promise<{ apiKey: string; callIds: string[] }> {
   const apiKey = await signup(origin);
-  currentApiKey = apiKey;
   const tool = await api(origin, 'POST', '/v1/tools', { apiKey, body: toolDefinition(endpoint) });
   if (tool.status !== 201) throw new Error(`create tool: ${tool.status} ${JSON.stringify(tool.body)}`);
   const toolId = (tool.body as { id: string }).id;
@@ -306,7 +320,7 @@ async function openCalls(origin: string, endpoint: string, count: number): Promi
       throw new Error(`click-to-call: ${response.status} ${JSON.stringify(answer)}`);
     callIds.push(answer.callId);
   }
-  return callIds;
+  return { apiKey, callIds };
 }
 
 export const toolCalls: Benchmark = {
@@ -329,7 +343,7 @@ export const toolCalls: Benchmark = {
       await endpoint.stop();
     }
     notes.push(
-      `${WARMUP_MS} ms warm-up then ${DURATION_MS} ms measured per row; one in-progress call per worker; the endpoint is a separate process on loopback; "× floor" of a saturation row is its throughput over the direct calls'`,
+      `${WARMUP_MS} ms warm-up then ${DURATION_MS} ms measured per row (${2 * DURATION_MS} ms for the ${CALLS} paced calls); one in-progress call per worker; the endpoint is a separate process on loopback; "× floor" of a saturation row is its throughput over the direct calls'`,
     );
     return { name: 'tool calls', rows, notes, failures };
   },

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type Db, isUniqueViolation, retryOnConflict } from '../db/client.js';
+import { type Db, isUniqueViolation } from '../db/client.js';
 import { agents, calls, toolInvocations, tools } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
 
@@ -15,63 +15,45 @@ export interface CallToolContext {
   status: string;
   variables: Record<string, string>;
   collectedData: Record<string, unknown>;
-  /** The arguments of the call's earlier tool runs that were sent, merged in order. */
+  /** The arguments of the call's earlier tool runs that were sent, merged in order (later keys win). */
   toolValues: Record<string, unknown>;
   tool: ToolRow | null;
-}
-
-/** An invocation to record, and the values it adds to its call's (its arguments, if it was sent). */
-export interface InvocationRecord {
-  row: NewToolInvocationRow;
-  collected: Record<string, unknown> | null;
 }
 
 export function createToolsRepository(db: Db) {
   const ofOrganization = (organizationId: string, id: string) =>
     and(eq(tools.organizationId, organizationId), eq(tools.id, id));
 
-  // Invocations arrive many at a time under load: a batch is one statement that inserts the
-  // records and merges what they collected into their calls' values (calls locked in key order, so
-  // two batches in flight cannot deadlock each other).
-  const invocationRecords = createBatcher(async (records: InvocationRecord[]) => {
-    const collectedByCall = new Map<string, Record<string, unknown>>();
-    for (const { row, collected } of records) {
-      if (collected) collectedByCall.set(row.callId, { ...collectedByCall.get(row.callId), ...collected });
-    }
-    const callIds = [...collectedByCall.keys()].sort();
-    const rows = records.map(({ row }) => ({
-      id: row.id,
-      organization_id: row.organizationId,
-      call_id: row.callId,
-      tool_id: row.toolId ?? null,
-      tool_name: row.toolName,
-      arguments: row.arguments,
-      request: row.request ?? null,
-      response_status: row.responseStatus ?? null,
-      response_excerpt: row.responseExcerpt ?? null,
-      result: row.result,
-      error: row.error ?? null,
-      latency_ms: row.latencyMs,
-    }));
-    await retryOnConflict(() =>
-      db.execute(sql`
-        with inserted as (
-          insert into tool_invocations (id, organization_id, call_id, tool_id, tool_name, arguments, request,
-            response_status, response_excerpt, result, error, latency_ms)
-          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, organization_id text,
-            call_id text, tool_id text, tool_name text, arguments jsonb, request jsonb, response_status int,
-            response_excerpt text, result text, error text, latency_ms int)
-          returning 1
-        )
-        update calls set tool_values = calls.tool_values || v.collected::jsonb
-        from unnest(
-          ${sql.param(callIds)}::text[],
-          ${sql.param(callIds.map((id) => JSON.stringify(collectedByCall.get(id))))}::text[]
-        ) as v(id, collected)
-        where calls.id = v.id`),
-    );
-    return records.map(() => undefined);
-  });
+  // Invocations arrive many at a time under load, and nobody waits for their records: a few ms of
+  // collecting make one INSERT serve several (with the embedded database every statement runs on
+  // this thread, so fewer statements mean fewer pauses for the calls being served).
+  const invocationRecords = createBatcher(
+    async (rows: NewToolInvocationRow[]) => {
+      // One JSON parameter rather than twelve per row: far less to build per statement.
+      const records = rows.map((row) => ({
+        id: row.id,
+        organization_id: row.organizationId,
+        call_id: row.callId,
+        tool_id: row.toolId ?? null,
+        tool_name: row.toolName,
+        arguments: row.arguments,
+        request: row.request ?? null,
+        response_status: row.responseStatus ?? null,
+        response_excerpt: row.responseExcerpt ?? null,
+        result: row.result,
+        error: row.error ?? null,
+        latency_ms: row.latencyMs,
+      }));
+      await db.execute(sql`
+        insert into tool_invocations (id, organization_id, call_id, tool_id, tool_name, arguments, request,
+          response_status, response_excerpt, result, error, latency_ms)
+        select * from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(id text, organization_id text,
+          call_id text, tool_id text, tool_name text, arguments jsonb, request jsonb, response_status int,
+          response_excerpt text, result text, error text, latency_ms int)`);
+      return rows.map(() => undefined);
+    },
+    { delayMs: 10 },
+  );
 
   // Read on every tool call of every call: prepared once per connection, so PostgreSQL plans it once.
   const toolCallContext = db
@@ -81,7 +63,12 @@ export function createToolsRepository(db: Db) {
       status: calls.status,
       variables: calls.variables,
       collectedData: calls.collectedData,
-      toolValues: calls.toolValues,
+      // The arguments of the call's earlier runs that were sent, merged in order (later keys win).
+      toolValues: sql<Record<string, unknown>>`(
+        select coalesce(jsonb_object_agg(e.key, e.value order by i.id), '{}'::jsonb)
+        from ${toolInvocations} i,
+          jsonb_each(case when jsonb_typeof(i.arguments) = 'object' then i.arguments else '{}'::jsonb end) e
+        where i.call_id = ${calls.id} and i.request is not null)`,
       tool: tools,
     })
     .from(calls)
@@ -178,8 +165,8 @@ export function createToolsRepository(db: Db) {
       return rows[0];
     },
 
-    /** Records an invocation and merges what it collected into its call's values (batched). */
-    recordInvocation: (record: InvocationRecord): Promise<void> => invocationRecords.add(record),
+    /** Records an invocation (batched: resolves once it is written). */
+    recordInvocation: (row: NewToolInvocationRow): Promise<void> => invocationRecords.add(row),
 
     /** The invocations of these calls, oldest first. */
     async invocationsOf(callIds: string[]): Promise<ToolInvocationRow[]> {

@@ -156,7 +156,16 @@ export function createToolsService({
       value: sealed ? secretBox.decrypt(sealed, toolId) : (value ?? ''),
     }));
 
-  const runnable = (row: ToolRow): RunnableTool => ({ ...row, headers: openHeaders(row.id, row.headers) });
+  // Rows served from the tool-call cache are the same objects call after call: open their secrets once.
+  const opened = new WeakMap<ToolRow, RunnableTool>();
+  const runnable = (row: ToolRow): RunnableTool => {
+    let tool = opened.get(row);
+    if (!tool) {
+      tool = { ...row, headers: openHeaders(row.id, row.headers) };
+      opened.set(row, tool);
+    }
+    return tool;
+  };
 
   /**
    * Headers as written by a client that read them masked: a value equal to the mask keeps the
@@ -315,7 +324,7 @@ export function createToolsService({
       };
       const collected = collectedBy(run, input.args);
       if (collected) cache.addValues(input.callId, collected);
-      const write = repository.recordInvocation({ row, collected });
+      const write = repository.recordInvocation(row);
       record(input.callId, collected ? write.then(() => cache.announceValues([input.callId])) : write, collected);
       return { result: run.result, error: run.error };
     },

@@ -31,11 +31,6 @@ export const calls = pgTable(
     variables: jsonb('variables').$type<Record<string, string>>().notNull(),
     collectedData: jsonb('collected_data').$type<Record<string, unknown>>().notNull(),
     transcript: jsonb('transcript').$type<TranscriptTurn[]>().notNull(),
-    /**
-     * Values collected earlier in the call for tools' `{{ }}` references: the arguments of its tool
-     * runs that were sent, merged in order (later values win).
-     */
-    toolValues: jsonb('tool_values').$type<Record<string, unknown>>().notNull().default({}),
     /** Why the provider failed or refused the call, as it said it. */
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

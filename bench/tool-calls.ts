@@ -13,7 +13,8 @@
  *    0–2 s apart): far more often than a conversation does, and the load the target is set for;
  *  - saturation: 200 workers back to back, for the throughput ratio (not a latency figure: in a
  *    closed loop at saturation, latency is concurrency ÷ throughput).
- * Added latency = ours − baseline, at p50 and p99.
+ * Added latency = ours − baseline, at p50 and p99. Before the loads, each call's first tool call (the
+ * one that reads the call from the database in this process) is measured on its own.
  *
  * Run alone: npx tsx bench/tool-calls.ts, or with every benchmark: npm run bench.
  */
@@ -203,7 +204,8 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
     });
     const direct = new Agent({ connections: 256 });
     try {
-      const { apiKey, callIds } = await openCalls(origin, endpoint, CALLS);
+      const { apiKey, placeCalls } = await setUp(origin, endpoint);
+      const callIds = await placeCalls(CALLS, 1000);
       const callDirect = async () => {
         const response = await request(`${endpoint}/leads/eu?source=phone`, {
           method: 'POST',
@@ -227,6 +229,9 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
         });
         if (outcome.error) throw new Error(`invokeDuringCall: ${outcome.result}`);
       };
+      // Every call's first tool call in this process reads it from the database (a cache miss): done
+      // once for each before the loads, which measure calls under way. Measured on its own below.
+      for (let worker = 0; worker < CALLS; worker++) await callOurs(worker);
       for (const load of LOADS) {
         log(`${label}: ${load.name}, direct`);
         const baseline = await runWorkers(load.workers, load.pauseMs, callDirect, load.durationMs);
@@ -261,6 +266,24 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
             : undefined,
         });
       }
+      // The first tool call of new calls, one at a time, in a server that has run tools for a while.
+      log(`${label}: first tool call of ${CALLS} new calls`);
+      const newCalls = await placeCalls(CALLS, 3000);
+      const firsts: number[] = [];
+      for (const callId of newCalls) {
+        const t0 = performance.now();
+        const outcome = await tools.invokeDuringCall({ callId, name: 'create_lead', args: nextArgs() });
+        firsts.push(performance.now() - t0);
+        if (outcome.error) throw new Error(`invokeDuringCall: ${outcome.result}`);
+      }
+      const first = percentiles(firsts, 1);
+      rows.push({
+        name: `first tool call of a new call, one at a time (${label}), endpoint included`,
+        value: first.p50,
+        unit: 'ms',
+        p50Ms: first.p50,
+        p99Ms: first.p99,
+      });
       const invocations = await api(origin, 'GET', `/v1/calls/${callIds[0]}`, { apiKey });
       const recorded = (invocations.body as { toolInvocations: unknown[] }).toolInvocations.length;
       notes.push(
@@ -277,12 +300,14 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
   }
 }
 
-/** Signs up, creates the tool and a simulator agent whose calls stay in progress for an hour, places `count` calls. */
-async function openCalls(
-  origin: string,
-  endpoint: string,
-  count: number,
-): Promise<{ apiKey: string; callIds: string[] }> {
+interface Setup {
+  apiKey: string;
+  /** Places `count` more calls (numbers from `firstNumber` on), in progress for an hour; their ids. */
+  placeCalls(count: number, firstNumber: number): Promise<string[]>;
+}
+
+/** Signs up, creates the tool and a simulator agent whose calls stay in progress for an hour. */
+async function setUp(origin: string, endpoint: string): Promise<Setup> {
   const apiKey = await signup(origin);
   const tool = await api(origin, 'POST', '/v1/tools', { apiKey, body: toolDefinition(endpoint) });
   if (tool.status !== 201) throw new Error(`create tool: ${tool.status} ${JSON.stringify(tool.body)}`);
@@ -303,24 +328,28 @@ async function openCalls(
     apiToken: string;
     apiSecret: string;
   };
-  const callIds: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const body = JSON.stringify({ phone: `+1415555${String(1000 + i).padStart(4, '0')}`, variables: { name: 'Ada' } });
-    const response = await fetch(`${origin}/api/click-to-call`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'api-key': credentials.apiToken,
-        signature: createHmac('sha256', credentials.apiSecret).update(body).digest('hex'),
-      },
-      body,
-    });
-    const answer = (await response.json()) as { callId?: string };
-    if (response.status !== 200 || !answer.callId)
-      throw new Error(`click-to-call: ${response.status} ${JSON.stringify(answer)}`);
-    callIds.push(answer.callId);
+  async function placeCalls(count: number, firstNumber: number): Promise<string[]> {
+    const callIds: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const phone = `+1415555${String(firstNumber + i).padStart(4, '0')}`;
+      const body = JSON.stringify({ phone, variables: { name: 'Ada' } });
+      const response = await fetch(`${origin}/api/click-to-call`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'api-key': credentials.apiToken,
+          signature: createHmac('sha256', credentials.apiSecret).update(body).digest('hex'),
+        },
+        body,
+      });
+      const answer = (await response.json()) as { callId?: string };
+      if (response.status !== 200 || !answer.callId)
+        throw new Error(`click-to-call: ${response.status} ${JSON.stringify(answer)}`);
+      callIds.push(answer.callId);
+    }
+    return callIds;
   }
-  return { apiKey, callIds };
+  return { apiKey, placeCalls };
 }
 
 export const toolCalls: Benchmark = {

@@ -82,6 +82,8 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
     }
 
     const callTool = async (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => {
+      // Shutting down plays the rest of each call at once: no customer endpoint is called meanwhile.
+      if (closed) return { result: 'Error: the call was interrupted', error: 'the simulator is shutting down' };
       try {
         return await invokeTool({ callId, name, args });
       } catch (error) {

@@ -1,3 +1,4 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
 import fastifyCookie from '@fastify/cookie';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -18,8 +19,11 @@ import { clickToCallRoutes } from './click-to-call/click-to-call.routes.js';
 import { createClickToCallService } from './click-to-call/click-to-call.service.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { registerApiErrorHandler, validationError } from './errors.js';
+import { ApiError, registerApiErrorHandler, validationError } from './errors.js';
 import { healthRoutes } from './health/health.routes.js';
+import { createIntegrationsRepository } from './integrations/integrations.repository.js';
+import { integrationsRoutes } from './integrations/integrations.routes.js';
+import { createIntegrationsService } from './integrations/integrations.service.js';
 import { runPeriodically } from './jobs/periodic.js';
 import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
@@ -144,6 +148,20 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     publicUrl: config.publicUrl,
     missingToolIds: (organizationId, ids) => tools.missingIds(organizationId, ids),
   });
+  const integrations = createIntegrationsService({
+    repository: createIntegrationsRepository(db),
+    secretBox,
+    agentExists: async (organizationId, agentId) =>
+      agents.get(organizationId, agentId).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.kind === 'not_found') return false;
+          throw error;
+        },
+      ),
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    resolve: async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address),
+  });
   const calls = createCallsService({
     repository: createCallsRepository(db),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record the provider call id'),
@@ -171,6 +189,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await managementApi.register(authRoutes, { auth });
     await managementApi.register(agentsRoutes, { auth, agents });
     await managementApi.register(toolsRoutes, { auth, tools });
+    await managementApi.register(integrationsRoutes, { auth, integrations });
     await managementApi.register(callsRoutes, { auth, calls });
   });
   await app.register(clickToCallRoutes, { clickToCall });

@@ -22,6 +22,11 @@ beforeAll(async () => {
     body: { name: 'owner_tool', method: 'GET', url: 'http://127.0.0.1:9/x' },
   });
   ids.tool = tool.body.id;
+  const integration = await t.request('POST', `/v1/agents/${agent.id}/integrations`, {
+    headers: owner.auth,
+    body: { url: 'https://crm.example.com/hooks' },
+  });
+  ids.integration = integration.body.id;
 });
 afterAll(() => t.close());
 
@@ -38,6 +43,12 @@ const byId: Record<string, { id: () => string; body?: unknown }> = {
   'PATCH /v1/tools/:id': { id: () => ids.tool!, body: { description: 'Taken over' } },
   'DELETE /v1/tools/:id': { id: () => ids.tool! },
   'POST /v1/tools/:id/test': { id: () => ids.tool!, body: {} },
+  'POST /v1/agents/:id/integrations': { id: () => ids.agent!, body: { url: 'https://evil.example.com/x' } },
+  'GET /v1/agents/:id/integrations': { id: () => ids.agent! },
+  'GET /v1/integrations/:id': { id: () => ids.integration! },
+  'PATCH /v1/integrations/:id': { id: () => ids.integration!, body: { url: 'https://evil.example.com/x' } },
+  'DELETE /v1/integrations/:id': { id: () => ids.integration! },
+  'POST /v1/integrations/:id/rotate-secret': { id: () => ids.integration! },
 };
 
 describe('tenancy', () => {
@@ -68,6 +79,11 @@ describe('tenancy', () => {
     expect(keys.body.data.map((k: { id: string }) => k.id)).toContain(ids.apiKey);
     const tool = await t.request('GET', `/v1/tools/${ids.tool}`, { headers: owner.auth });
     expect(tool.body.description).toBe('');
+    const integration = await t.request('GET', `/v1/integrations/${ids.integration}`, { headers: owner.auth });
+    expect(integration.body).toMatchObject({
+      url: 'https://crm.example.com/hooks',
+      previousSigningSecretExpiresAt: null,
+    });
   });
 
   it("an agent cannot attach another organization's tool", async () => {

@@ -1,6 +1,5 @@
-import { isIP } from 'node:net';
 import type { FieldProblem } from '../errors.js';
-import { blockedAddressReason } from '../lib/address-guard.js';
+import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { placeholdersOf } from '../lib/template.js';
 import {
   MAX_NESTING,
@@ -120,7 +119,10 @@ export function pathSegmentsOf(url: string): string[] {
  * problem at its JSON path (CONTRACT §4). `allowPrivateNetworks` decides whether a URL naming a
  * private address literally is refused here already (resolved names are checked when connecting).
  */
-export function checkToolDefinition(tool: ToolDefinition, options: { allowPrivateNetworks: boolean }): FieldProblem[] {
+export async function checkToolDefinition(
+  tool: ToolDefinition,
+  options: { allowPrivateNetworks: boolean },
+): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   const problem = (path: string, message: string) => problems.push({ path, message });
   const declared = new Set<string>();
@@ -139,7 +141,8 @@ export function checkToolDefinition(tool: ToolDefinition, options: { allowPrivat
     }
   };
 
-  checkUrl(tool.url, options, problem);
+  for (const message of await outboundUrlProblems(tool.url, options)) problem('$.url', message);
+  if (tool.url.includes('{{')) problem('$.url', 'use a path or query parameter for values, not {{ }} in the URL');
 
   const seenHeaders = new Set<string>();
   tool.headers.forEach((header, i) => {
@@ -183,31 +186,6 @@ export function checkToolDefinition(tool: ToolDefinition, options: { allowPrivat
     }
   }
   return problems;
-}
-
-function checkUrl(
-  raw: string,
-  options: { allowPrivateNetworks: boolean },
-  problem: (path: string, message: string) => void,
-): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    problem('$.url', 'must be an absolute http or https URL');
-    return;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') problem('$.url', 'must use http or https');
-  if (url.username || url.password) problem('$.url', 'must not contain credentials; send them in a header');
-  if (raw.includes('{{')) problem('$.url', 'use a path or query parameter for values, not {{ }} in the URL');
-  if (url.hash) problem('$.url', 'must not contain a fragment (#…)');
-  if (!options.allowPrivateNetworks) {
-    // Addresses written literally are refused now; names are checked on the address they resolve
-    // to, each time a connection opens (resolution can change).
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const reason = isIP(host) ? blockedAddressReason(host) : undefined;
-    if (reason) problem('$.url', `points at a ${reason} address, which tools may not reach`);
-  }
 }
 
 function checkAllowedValues(

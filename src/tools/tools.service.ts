@@ -182,8 +182,8 @@ export function createToolsService({
     return { headers: resolved, problems };
   }
 
-  function check(definition: ToolDefinition, extra: FieldProblem[] = []): void {
-    const problems = [...extra, ...checkToolDefinition(definition, { allowPrivateNetworks })];
+  async function check(definition: ToolDefinition, extra: FieldProblem[] = []): Promise<void> {
+    const problems = [...extra, ...(await checkToolDefinition(definition, { allowPrivateNetworks }))];
     if (problems.length > 0) throw validationError(problems, 'The tool definition is not valid');
   }
 
@@ -202,7 +202,7 @@ export function createToolsService({
         parameters: input.parameters ?? [],
         variables: input.variables ?? [],
       };
-      check(definition, unmask(definition.headers, []).problems);
+      await check(definition, unmask(definition.headers, []).problems);
       const id = newId('tool');
       const row = await repository.insert({
         id,
@@ -239,7 +239,7 @@ export function createToolsService({
         parameters: patch.parameters ?? current.parameters,
         variables: patch.variables ?? current.variables,
       };
-      check(definition, headers.problems);
+      await check(definition, headers.problems);
       const updated = await repository.update(organizationId, id, {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.description !== undefined ? { description: patch.description } : {}),

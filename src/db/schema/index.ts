@@ -1,4 +1,5 @@
 export * from './agents.js';
 export * from './calls.js';
+export * from './integrations.js';
 export * from './organizations.js';
 export * from './tools.js';

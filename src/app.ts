@@ -77,11 +77,13 @@ function validatorCompiler() {
 
 /**
  * JSON bodies of the management API, parsed so that each refusal says why: not JSON at all, or a
- * key that could pollute prototypes (`__proto__`, `constructor.prototype`).
+ * key that could pollute prototypes (`__proto__`, `constructor.prototype`). An empty body is none.
  */
 function parseJsonBody(_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) {
   const text = body.toString();
-  if (text.trim() === '') return done(validationError([{ path: '$', message: 'The body is empty' }]));
+  // No body at all is no body, whatever the content type says: routes that need one say so by
+  // their schema ("must be object"), and actions such as rotate-secret need none.
+  if (text.trim() === '') return done(null, undefined);
   try {
     done(null, secureJsonParse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
   } catch (error) {

@@ -81,6 +81,13 @@ describe('webhook integrations', () => {
     const before = Date.now();
     const rotated = await t.request('POST', `/v1/integrations/${created.body.id}/rotate-secret`, { headers: org.auth });
     expect(rotated.status).toBe(200);
+    // As many clients send it: a JSON content type and no body.
+    const again = await fetch(`${t.url}/v1/integrations/${created.body.id}/rotate-secret`, {
+      method: 'POST',
+      headers: { ...org.auth, 'content-type': 'application/json' },
+    });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { signingSecret: string }).signingSecret).not.toBe(rotated.body.signingSecret);
     expect(rotated.body.signingSecret).toMatch(/^whsec_/);
     expect(rotated.body.signingSecret).not.toBe(created.body.signingSecret);
     const expires = Date.parse(rotated.body.previousSigningSecretExpiresAt);

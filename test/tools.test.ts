@@ -116,6 +116,24 @@ describe('tool CRUD', () => {
     expect(rename.status).toBe(409);
   });
 
+  it('tests a tool sent with no body at all (no arguments, no variables)', async () => {
+    const tool = await createdTool({ method: 'GET' });
+    const before = receiver.requests.length;
+    const response = await fetch(`${t.url}/v1/tools/${tool.id}/test`, { method: 'POST', headers: org.auth });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { error: unknown }).error).toBeNull();
+    expect(receiver.requests.length).toBe(before + 1);
+  });
+
+  it('an empty JSON body where one is needed is "must be object", not a parse error', async () => {
+    const response = await t.request('POST', '/v1/tools', {
+      headers: { ...org.auth, 'content-type': 'application/json' },
+      body: '',
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.details).toEqual([{ path: '$', message: 'must be object' }]);
+  });
+
   it('deletes a tool (204, then 404)', async () => {
     const tool = await createdTool({});
     expect((await t.request('DELETE', `/v1/tools/${tool.id}`, { headers: org.auth })).status).toBe(204);

@@ -40,7 +40,15 @@ export async function toolsRoutes(
     return reply.status(204).send();
   });
 
-  r.post('/v1/tools/:id/test', { schema: { params: IdParams, body: TestToolBody } }, async (request) =>
-    tools.test(organizationOf(request), request.params.id, request.body),
+  r.post(
+    '/v1/tools/:id/test',
+    {
+      schema: { params: IdParams, body: TestToolBody },
+      // Every field is optional: a test with no body at all runs the tool with no arguments.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => tools.test(organizationOf(request), request.params.id, request.body),
   );
 }

@@ -1,0 +1,74 @@
+import type { TranscriptTurn } from '../db/schema/index.js';
+
+/** Bodies over this are cut, transcript first, and say so (CONTRACT §5). */
+export const MAX_PAYLOAD_BYTES = 256 * 1024;
+
+/** What the payload is built from: an ended call as the calls API shows it, and its agent's name. */
+export interface EndedCall {
+  id: string;
+  agentId: string;
+  from: string | null;
+  to: string;
+  outcome: string | null;
+  endedReason: string | null;
+  transcript: TranscriptTurn[];
+  collectedData: Record<string, unknown>;
+  variables: Record<string, string>;
+  startedAt: string | null;
+  endedAt: string | null;
+  durationSeconds: number | null;
+}
+
+/**
+ * The call-outcome payload (CONTRACT §5, seed §2.4) as the exact bytes to send. The same call
+ * always gives the same bytes, so every attempt of a delivery signs the same body. When the JSON
+ * would exceed 256 KiB, the oldest transcript turns go first, then the collected data, and
+ * `truncated` says what was removed.
+ */
+export function buildOutcomePayload(call: EndedCall, agentName: string): { body: Buffer; truncated: boolean } {
+  const payload = {
+    event: 'call.completed',
+    callId: call.id,
+    agentId: call.agentId,
+    agent: agentName,
+    from: call.from,
+    to: call.to,
+    status: call.outcome ?? 'FAILED',
+    transcript: call.transcript.map(({ role, text, at, name }) =>
+      name ? { role, name, text, at } : { role, text, at },
+    ),
+    collectedData: call.collectedData,
+    variables: call.variables,
+    startedAt: call.startedAt,
+    endedAt: call.endedAt,
+    durationSeconds: call.durationSeconds,
+    endedReason: call.endedReason,
+  };
+  let body = Buffer.from(JSON.stringify(payload));
+  if (body.length <= MAX_PAYLOAD_BYTES) return { body, truncated: false };
+
+  // Remove the fewest oldest turns that make it fit (binary search over how many are kept).
+  const turns = payload.transcript;
+  const withTurns = (kept: number, collectedData: Record<string, unknown>) =>
+    Buffer.from(
+      JSON.stringify({
+        ...payload,
+        transcript: turns.slice(turns.length - kept),
+        collectedData,
+        truncated: {
+          transcriptTurnsRemoved: turns.length - kept,
+          collectedDataRemoved: collectedData !== call.collectedData,
+        },
+      }),
+    );
+  let low = 0;
+  let high = turns.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (withTurns(mid, call.collectedData).length <= MAX_PAYLOAD_BYTES) low = mid;
+    else high = mid - 1;
+  }
+  body = withTurns(low, call.collectedData);
+  if (body.length > MAX_PAYLOAD_BYTES) body = withTurns(0, {});
+  return { body, truncated: true };
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOutcomePayload, MAX_PAYLOAD_BYTES } from '../src/integrations/outcome-payload.js';
+import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
+
+// The payload is built from calls as GET /v1/calls/:id shows them once they have ended: each kind
+// of ending a real call can have is produced through the public API, then turned into a payload.
+let t: TestApp;
+let org: Org;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  org = await t.signup();
+});
+afterAll(() => t.close());
+
+async function endedCall(simulator: Record<string, unknown> | null, extra: Record<string, unknown> = {}) {
+  const agent = await t.createAgent(org, { name: 'Sales agent', firstMessage: 'Hi {{name}}', simulator, ...extra });
+  const creds = await t.credentials(org, agent.id);
+  const response = await t.clickToCall({
+    token: creds.apiToken,
+    secret: creds.apiSecret,
+    body: { phone: nextPhone(), variables: { name: 'Ada' } },
+  });
+  return { agent, response, call: response.body.callId ? await t.waitForCall(org, response.body.callId) : undefined };
+}
+
+describe('the call-outcome payload', () => {
+  it('carries the seed and contract fields of an answered call, in the contract order', async () => {
+    const { call } = await endedCall(
+      {
+        turns: [{ role: 'user', text: 'Yes, sign me up — Grüße' }],
+        outcome: { status: 'SOLD', collectedData: { email: 'ada@example.com' } },
+        durationSeconds: 42,
+      },
+      { fromNumber: '+14155550100' },
+    );
+    const { body, truncated } = buildOutcomePayload(call, 'Sales agent');
+    expect(truncated).toBe(false);
+    const payload = JSON.parse(body.toString('utf8'));
+    expect(Object.keys(payload)).toEqual([
+      'event',
+      'callId',
+      'agentId',
+      'agent',
+      'from',
+      'to',
+      'status',
+      'transcript',
+      'collectedData',
+      'variables',
+      'startedAt',
+      'endedAt',
+      'durationSeconds',
+      'endedReason',
+    ]);
+    expect(payload).toMatchObject({
+      event: 'call.completed',
+      callId: call.id,
+      agent: 'Sales agent',
+      from: '+14155550100',
+      to: call.to,
+      status: 'SOLD',
+      transcript: [
+        { role: 'agent', text: 'Hi Ada', at: expect.any(String) },
+        { role: 'user', text: 'Yes, sign me up — Grüße', at: expect.any(String) },
+      ],
+      collectedData: { email: 'ada@example.com' },
+      variables: { name: 'Ada' },
+      durationSeconds: 42,
+      endedReason: 'agent_hangup',
+    });
+    expect(buildOutcomePayload(call, 'Sales agent').body.equals(body)).toBe(true);
+  });
+
+  it.each([
+    ['no_answer', 'NO_ANSWER', 'no_answer'],
+    ['busy', 'BUSY', 'busy'],
+    ['voicemail', 'VOICEMAIL', 'voicemail'],
+  ])('an unanswered call (%s) has status %s and endedReason %s', async (answer, status, reason) => {
+    const { call } = await endedCall({ answer });
+    const payload = JSON.parse(buildOutcomePayload(call, 'Sales agent').body.toString());
+    expect(payload).toMatchObject({ status, endedReason: reason, transcript: [], collectedData: {} });
+  });
+
+  it('a call that failed to start after it was accepted, and one closed by the duration sweep, are FAILED', async () => {
+    const failed = await endedCall({ answer: 'fail_to_start' });
+    expect(failed.response.body.code).toBe('ctc:008');
+    const record = await t.waitForCall(org, failed.response.body.callId);
+    expect(JSON.parse(buildOutcomePayload(record, 'Sales agent').body.toString())).toMatchObject({
+      status: 'FAILED',
+      endedReason: 'failed_to_start',
+    });
+    const swept = await endedCall({ delayMs: 600_000 }, { maxCallDurationSeconds: 1 });
+    expect(JSON.parse(buildOutcomePayload(swept.call, 'Sales agent').body.toString())).toMatchObject({
+      status: 'FAILED',
+      endedReason: 'timeout',
+    });
+  });
+
+  it('over 256 KiB, drops the oldest transcript turns first and says so', async () => {
+    const { call } = await endedCall({ turns: [{ role: 'user', text: 'short' }] });
+    const long = Array.from({ length: 400 }, (_, i) => ({
+      role: 'user' as const,
+      text: `${i} ${'x'.repeat(1000)}`,
+      at: call.endedAt,
+    }));
+    const { body, truncated } = buildOutcomePayload({ ...call, transcript: long }, 'Sales agent');
+    expect(truncated).toBe(true);
+    expect(body.length).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    const payload = JSON.parse(body.toString());
+    expect(payload.truncated.transcriptTurnsRemoved).toBeGreaterThan(100);
+    expect(payload.transcript.at(-1).text.startsWith('399 ')).toBe(true);
+    expect(payload.transcript).toHaveLength(400 - payload.truncated.transcriptTurnsRemoved);
+    expect(payload.truncated.collectedDataRemoved).toBe(false);
+  });
+});

@@ -19,7 +19,7 @@ import { clickToCallRoutes } from './click-to-call/click-to-call.routes.js';
 import { createClickToCallService } from './click-to-call/click-to-call.service.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { ApiError, registerApiErrorHandler, validationError } from './errors.js';
+import { registerApiErrorHandler, validationError } from './errors.js';
 import { healthRoutes } from './health/health.routes.js';
 import { createIntegrationsRepository } from './integrations/integrations.repository.js';
 import { integrationsRoutes } from './integrations/integrations.routes.js';
@@ -153,14 +153,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   const integrations = createIntegrationsService({
     repository: createIntegrationsRepository(db),
     secretBox,
-    agentExists: async (organizationId, agentId) =>
-      agents.get(organizationId, agentId).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof ApiError && error.kind === 'not_found') return false;
-          throw error;
-        },
-      ),
+    agentExists: (organizationId, agentId) => agents.exists(organizationId, agentId),
     allowPrivateNetworks: config.allowPrivateNetworks,
     resolve: async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address),
   });

@@ -207,6 +207,11 @@ export function createAgentsService({
       return toPage(rows, limit, toView);
     },
 
+    /** Whether the organization has this (live) agent. */
+    async exists(organizationId: string, id: string): Promise<boolean> {
+      return (await repository.find(organizationId, id)) !== undefined;
+    },
+
     async get(organizationId: string, id: string): Promise<AgentView> {
       return toView(await findOrThrow(organizationId, id));
     },

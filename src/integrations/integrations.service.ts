@@ -1,5 +1,5 @@
 import { type FieldProblem, notFound, validationError } from '../errors.js';
-import type { SecretBox } from '../lib/crypto.js';
+import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
@@ -10,7 +10,6 @@ import { newSigningSecret } from './webhook-signature.js';
 
 /** How long a rotated-out signing secret keeps signing alongside the new one (CONTRACT §5). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-const MASK = '••••••';
 
 export interface IntegrationsServiceDeps {
   repository: IntegrationsRepository;
@@ -41,7 +40,7 @@ export function createIntegrationsService({
       type: row.type,
       url: row.url,
       enabled: row.enabled,
-      authorization: row.authorizationSealed ? MASK : null,
+      authorization: row.authorizationSealed ? SECRET_MASK : null,
       signing: row.signing,
       signingSecret: secretBox.decrypt(row.signingSecretSealed, row.id),
       previousSigningSecretExpiresAt: previousActive ? row.previousSecretExpiresAt?.toISOString() : null,
@@ -71,7 +70,7 @@ export function createIntegrationsService({
 
   /** A bearer token as stored: sealed, or null to remove it; the mask written back keeps the old one. */
   const sealedToken = (id: string, token: string | null | undefined, current: string | null) =>
-    token === undefined || token === MASK ? current : token === null ? null : secretBox.encrypt(token, id);
+    token === undefined || token === SECRET_MASK ? current : token === null ? null : secretBox.encrypt(token, id);
 
   return {
     async create(organizationId: string, agentId: string, input: CreateIntegrationInput) {

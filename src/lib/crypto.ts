@@ -1,5 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/**
+ * What a stored secret reads as (tool headers, integration tokens). Writing it back where a secret
+ * is stored keeps that secret, so a read-modify-write never replaces one with dots.
+ */
+export const SECRET_MASK = '••••••';
+
 /** Lowercase hex HMAC-SHA256 of `body` keyed with `secret`: the click-to-call `signature`. */
 export function hmacSha256Hex(secret: string | Buffer, body: string | Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex');

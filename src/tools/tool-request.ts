@@ -1,3 +1,4 @@
+import { SECRET_MASK } from '../lib/crypto.js';
 import { fillTemplate } from '../lib/template.js';
 import { article, convertValue, isSecretHeader, matchesType, type ToolDefinition } from './tool-definition.js';
 import type { ToolField } from './tools.schemas.js';
@@ -16,7 +17,6 @@ export type BuildResult = { ok: true; request: ToolRequest } | { ok: false; erro
 export type VariableLookup = (name: string) => string;
 
 export const USER_AGENT = 'Switchboard-Tools/1';
-export const MASK = '••••••';
 
 type Spec = Pick<ToolField, 'type' | 'allowedValues' | 'fields' | 'items'>;
 
@@ -173,7 +173,7 @@ export function maskHeaders(
     const config = configured.find((h) => h.key.toLowerCase() === key);
     const secret = isSecretHeader({ key, secret: config?.secret });
     const scheme = /^(Bearer|Basic|Token|Digest|Bot)\s+\S/i.exec(value)?.[1];
-    masked[key] = secret ? (scheme ? `${scheme} ${MASK}` : MASK) : value;
+    masked[key] = secret ? (scheme ? `${scheme} ${SECRET_MASK}` : SECRET_MASK) : value;
   }
   return masked;
 }

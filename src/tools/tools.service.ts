@@ -2,7 +2,7 @@ import { AGENT_TOPIC } from '../agents/agent-cache.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { StoredToolHeader } from '../db/schema/index.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
-import type { SecretBox } from '../lib/crypto.js';
+import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
@@ -10,7 +10,7 @@ import type { ToolCallResult } from '../providers/voice-provider.js';
 import { type RunnableTool, runTool, type ToolRun } from './run-tool.js';
 import { TOOL_TOPIC, type ToolCallCache } from './tool-call-cache.js';
 import { checkToolDefinition, compileAiSchema, isSecretHeader, type ToolDefinition } from './tool-definition.js';
-import { MASK, maskHeaders, type ToolRequest, type VariableLookup } from './tool-request.js';
+import { maskHeaders, type ToolRequest, type VariableLookup } from './tool-request.js';
 import type { CallToolContext, ToolInvocationRow, ToolRow, ToolsRepository } from './tools.repository.js';
 import type { CreateToolInput, TestToolInput, ToolHeader, UpdateToolInput } from './tools.schemas.js';
 
@@ -25,7 +25,7 @@ export function toToolView(row: ToolRow) {
     headers: row.headers.map(({ key, mode, secret, value, sealed }) => ({
       key,
       mode,
-      value: sealed ? MASK : (value ?? ''),
+      value: sealed ? SECRET_MASK : (value ?? ''),
       secret: Boolean(secret),
     })),
     parameters: row.parameters,
@@ -174,7 +174,7 @@ export function createToolsService({
   function unmask(headers: ToolHeader[], current: ToolHeader[]): { headers: ToolHeader[]; problems: FieldProblem[] } {
     const problems: FieldProblem[] = [];
     const resolved = headers.map((header, i) => {
-      if (header.value !== MASK) return header;
+      if (header.value !== SECRET_MASK) return header;
       const stored = current.find((c) => c.key.toLowerCase() === header.key.toLowerCase() && isSecretHeader(c));
       if (!stored) problems.push({ path: `$.headers[${i}].value`, message: 'is the mask of a secret; send the value' });
       return { ...header, value: stored?.value ?? '' };

@@ -20,6 +20,12 @@ import { createClickToCallService } from './click-to-call/click-to-call.service.
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerApiErrorHandler, validationError } from './errors.js';
+import { createDeliveriesRepository } from './deliveries/deliveries.repository.js';
+import { deliveriesRoutes } from './deliveries/deliveries.routes.js';
+import { createDeliveriesService } from './deliveries/deliveries.service.js';
+import { RETRY_SCHEDULE_SECONDS, WEBHOOK_CONNECT_TIMEOUT_MS } from './deliveries/delivery-attempt.js';
+import { createDeliveryWorker } from './deliveries/delivery-worker.js';
+import { createDueSignal } from './deliveries/due-signal.js';
 import { healthRoutes } from './health/health.routes.js';
 import { createIntegrationsRepository } from './integrations/integrations.repository.js';
 import { integrationsRoutes } from './integrations/integrations.routes.js';
@@ -157,11 +163,38 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     allowPrivateNetworks: config.allowPrivateNetworks,
     resolve: async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address),
   });
+  const deliveriesRepository = createDeliveriesRepository(db, { disableAfterSeconds: config.autoDisableSeconds });
+  // Webhooks get their own pool, with the contract's 5 s to connect.
+  const webhookOutbound = createOutboundClient({
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    connectTimeoutMs: WEBHOOK_CONNECT_TIMEOUT_MS,
+  });
+  const deliveryWorker =
+    config.role === 'api'
+      ? undefined
+      : createDeliveryWorker({
+          repository: deliveriesRepository,
+          outbound: webhookOutbound,
+          secretBox,
+          retryScheduleSeconds: config.retryScheduleSeconds ?? RETRY_SCHEDULE_SECONDS,
+          shutdownGraceMs: config.shutdownGraceMs,
+          leaseSeconds: config.deliveryLeaseSeconds,
+          onError: (err) => app.log.error({ err }, 'webhook delivery failed to record'),
+        });
+  const due = createDueSignal(database.changes, (err) => app.log.warn({ err }, 'could not announce due deliveries'));
+  if (deliveryWorker) due.subscribe(() => deliveryWorker.wake());
+  const deliveries = createDeliveriesService({
+    repository: deliveriesRepository,
+    integrationOf: (organizationId, id) => integrations.find(organizationId, id),
+    wake: () => due.announce(),
+  });
   const calls = createCallsService({
     repository: createCallsRepository(db),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record the provider call id'),
     toolInvocationsOf: (callIds) => tools.invocationsOf(callIds),
     toolCalls: tools,
+    deliveriesOf: (callIds) => deliveries.ofCalls(callIds),
+    onCallsEnded: () => due.announce(),
   });
   const simulator = createSimulator({
     onEvent: (event) => calls.applyEvent(event),
@@ -186,9 +219,13 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await managementApi.register(toolsRoutes, { auth, tools });
     await managementApi.register(integrationsRoutes, { auth, integrations });
     await managementApi.register(callsRoutes, { auth, calls });
+    await managementApi.register(deliveriesRoutes, { auth, deliveries });
   });
   await app.register(clickToCallRoutes, { clickToCall });
 
+  if (deliveryWorker) {
+    app.addHook('onReady', async () => deliveryWorker.start());
+  }
   if (config.role !== 'api') {
     const sweep = runPeriodically(
       async () => {
@@ -205,7 +242,10 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await simulator.close();
     await tools.drain();
     await calls.drain();
+    // After the calls: their last ends queue deliveries. Claiming stops; attempts under way finish or go back.
+    await deliveryWorker?.stop();
     await outbound.close();
+    await webhookOutbound.close();
   });
   return app;
 }

@@ -24,6 +24,21 @@ export interface Config {
   readonly allowPrivateNetworks: boolean;
   /** `SWITCHBOARD_RETRY_SCHEDULE`: seconds between webhook delivery attempts; absent means the contract's schedule. */
   readonly retryScheduleSeconds: readonly number[] | undefined;
+  /**
+   * `SWITCHBOARD_AUTO_DISABLE_SECONDS`, default 432000 (five days): an integration whose deliveries
+   * have all failed for this long is disabled. Shortened for tests.
+   */
+  readonly autoDisableSeconds: number;
+  /**
+   * `SWITCHBOARD_SHUTDOWN_GRACE_MS`, default 10000: on SIGTERM, how long webhook attempts under way
+   * may finish before they are abandoned and their deliveries given back to the queue.
+   */
+  readonly shutdownGraceMs: number;
+  /**
+   * `SWITCHBOARD_DELIVERY_LEASE_SECONDS`, default 60: how long a claimed delivery stays with its
+   * worker; one whose worker died is claimed again after it. Shortened for tests.
+   */
+  readonly deliveryLeaseSeconds: number;
   /** `SWITCHBOARD_ROLE`, default `all`: `api` serves HTTP only, `worker` runs background work only. */
   readonly role: Role;
   /** `SWITCHBOARD_SIGNUP`: `open` by default in embedded mode, `closed` with `DATABASE_URL`. */
@@ -97,6 +112,9 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicUrl,
     allowPrivateNetworks: readBoolean(env, 'SWITCHBOARD_ALLOW_PRIVATE_NETWORKS', false),
     retryScheduleSeconds: readRetrySchedule(env),
+    autoDisableSeconds: readInteger(env, 'SWITCHBOARD_AUTO_DISABLE_SECONDS', 5 * 24 * 3600, 1, 365 * 24 * 3600),
+    shutdownGraceMs: readInteger(env, 'SWITCHBOARD_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    deliveryLeaseSeconds: readInteger(env, 'SWITCHBOARD_DELIVERY_LEASE_SECONDS', 60, 1, 3600),
     role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
     logLevel: env.LOG_LEVEL || 'info',

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, ne, sql } from 'drizzle-orm';
 import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
 import { calls, type TranscriptTurn } from '../db/schema/index.js';
+import { queueOutcomeDeliveries } from '../deliveries/deliveries.repository.js';
 import { createBatcher } from '../lib/batcher.js';
 import type { CallEvent } from '../providers/voice-provider.js';
 
@@ -78,32 +79,36 @@ export function createCallsRepository(db: Db) {
     const column = <T>(pick: (end: EndCall) => T) => sql.param(unique.map((item) => pick(item.end)));
     const result = await retryOnConflict(() =>
       db.execute(sql`
-      update calls set
-        status = 'ended',
-        outcome = v.outcome,
-        ended_reason = v.ended_reason,
-        ended_at = v.ended_at,
-        duration_seconds = v.duration_seconds,
-        collected_data = v.collected_data::jsonb,
-        transcript = coalesce(v.transcript::jsonb, calls.transcript),
-        error = coalesce(v.error, calls.error),
-        answered_at = coalesce(calls.answered_at, v.answered_at),
-        provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
-      from unnest(
-        ${sql.param(unique.map((i) => i.id))}::text[],
-        ${column((e) => e.outcome)}::text[],
-        ${column((e) => e.endedReason)}::text[],
-        ${column((e) => e.at.toISOString())}::timestamptz[],
-        ${column((e) => e.durationSeconds)}::int[],
-        ${column((e) => JSON.stringify(e.collectedData))}::text[],
-        ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null))}::text[],
-        ${column((e) => e.error ?? null)}::text[],
-        ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[],
-        ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[]
-      ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at,
-             provider_call_id)
-      where calls.id = v.id and calls.status <> 'ended'
-      returning calls.id`),
+      with ended as (
+        update calls set
+          status = 'ended',
+          outcome = v.outcome,
+          ended_reason = v.ended_reason,
+          ended_at = v.ended_at,
+          duration_seconds = v.duration_seconds,
+          collected_data = v.collected_data::jsonb,
+          transcript = coalesce(v.transcript::jsonb, calls.transcript),
+          error = coalesce(v.error, calls.error),
+          answered_at = coalesce(calls.answered_at, v.answered_at),
+          provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
+        from unnest(
+          ${sql.param(unique.map((i) => i.id))}::text[],
+          ${column((e) => e.outcome)}::text[],
+          ${column((e) => e.endedReason)}::text[],
+          ${column((e) => e.at.toISOString())}::timestamptz[],
+          ${column((e) => e.durationSeconds)}::int[],
+          ${column((e) => JSON.stringify(e.collectedData))}::text[],
+          ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null))}::text[],
+          ${column((e) => e.error ?? null)}::text[],
+          ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[],
+          ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[]
+        ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at,
+               provider_call_id)
+        where calls.id = v.id and calls.status <> 'ended'
+        returning calls.id, calls.agent_id, calls.organization_id
+      ),
+      queued as (${queueOutcomeDeliveries(sql`ended`)})
+      select id from ended`),
     );
     return changedIn(items, isFirst, result);
   });
@@ -169,34 +174,32 @@ export function createCallsRepository(db: Db) {
     end: (id: string, end: EndCall, providerCallId?: string): Promise<boolean> =>
       endings.add({ id, end, providerCallId }),
 
-    /** Closes up to `limit` open calls past their deadline as FAILED / timeout; returns their ids. */
+    /**
+     * Closes up to `limit` open calls past their deadline as FAILED / timeout, queueing their
+     * outcomes in the same statement; returns their ids.
+     */
     async closeOverdue(now: Date, limit: number): Promise<string[]> {
-      const rows = await db
-        .update(calls)
-        .set({
-          status: 'ended',
-          outcome: 'FAILED',
-          endedReason: 'timeout',
-          endedAt: now,
-          durationSeconds: sql`greatest(0, floor(extract(epoch from (${now.toISOString()}::timestamptz - coalesce(${calls.answeredAt}, ${calls.startedAt}, ${calls.createdAt})))))::int`,
-        })
-        .where(
-          and(
-            inArray(
-              calls.id,
-              db
-                .select({ id: calls.id })
-                .from(calls)
-                .where(and(ne(calls.status, 'ended'), lt(calls.deadlineAt, now)))
-                .limit(limit),
-            ),
-            // Checked again on the row being updated: a call that ended between the subquery and
-            // the update (PostgreSQL re-reads a concurrently changed row) keeps the end it has.
-            ne(calls.status, 'ended'),
-          ),
-        )
-        .returning({ id: calls.id });
-      return rows.map((r) => r.id);
+      const at = now.toISOString();
+      const result = await retryOnConflict(() =>
+        db.execute(sql`
+        with ended as (
+          update calls set
+            status = 'ended', outcome = 'FAILED', ended_reason = 'timeout', ended_at = ${at}::timestamptz,
+            duration_seconds = greatest(0, floor(extract(epoch from (${at}::timestamptz
+              - coalesce(calls.answered_at, calls.started_at, calls.created_at)))))::int
+          where calls.id in (
+            select id from calls where status <> 'ended' and deadline_at < ${at}::timestamptz
+            order by id limit ${limit}
+          )
+            -- Checked again on the row being updated: a call that ended between the subquery and
+            -- the update (PostgreSQL re-reads a concurrently changed row) keeps the end it has.
+            and calls.status <> 'ended'
+          returning calls.id, calls.agent_id, calls.organization_id
+        ),
+        queued as (${queueOutcomeDeliveries(sql`ended`)})
+        select id from ended`),
+      );
+      return rowsOf<{ id: string }>(result).map((r) => r.id);
     },
   };
 }

@@ -1,8 +1,9 @@
 import { notFound } from '../errors.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { CallEvent } from '../providers/voice-provider.js';
+import type { DeliveryView } from '../deliveries/deliveries.service.js';
 import type { ToolInvocationView } from '../tools/tools.service.js';
-import type { CallRow, CallsRepository } from './calls.repository.js';
+import type { CallRow, CallsRepository, EndCall } from './calls.repository.js';
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
 
@@ -11,7 +12,11 @@ function iso(date: Date | null): string | null {
 }
 
 /** A call as the API shows it. */
-export function toCallView(row: CallRow, toolInvocations: ToolInvocationView[] = []) {
+export function toCallView(
+  row: CallRow,
+  toolInvocations: ToolInvocationView[] = [],
+  deliveries: DeliveryView[] = [],
+) {
   return {
     id: row.id,
     agentId: row.agentId,
@@ -27,8 +32,7 @@ export function toCallView(row: CallRow, toolInvocations: ToolInvocationView[] =
     collectedData: row.collectedData,
     transcript: row.transcript,
     toolInvocations,
-    // Webhook deliveries are recorded once integrations exist.
-    deliveries: [] as unknown[],
+    deliveries,
     createdAt: row.createdAt.toISOString(),
     startedAt: iso(row.startedAt),
     answeredAt: iso(row.answeredAt),
@@ -48,6 +52,10 @@ export interface CallsServiceDeps {
   toolInvocationsOf: (callIds: string[]) => Promise<Map<string, ToolInvocationView[]>>;
   /** The calls' tool runs: an ending call waits for their records, so an ended call shows every one. */
   toolCalls?: { settled(callId: string): Promise<void>; callEnded(callId: string): void };
+  /** The webhook deliveries of these calls, by call id. */
+  deliveriesOf?: (callIds: string[]) => Promise<Map<string, DeliveryView[]>>;
+  /** Calls ended, so their outcomes were queued for delivery: workers may look now. */
+  onCallsEnded?: () => void;
 }
 
 export function createCallsService({
@@ -56,7 +64,20 @@ export function createCallsService({
   onError = () => {},
   toolInvocationsOf,
   toolCalls = { settled: async () => {}, callEnded: () => {} },
+  deliveriesOf = async () => new Map(),
+  onCallsEnded = () => {},
 }: CallsServiceDeps) {
+  /** Ends a call through the repository; true when this report ended it (its outcome is then queued). */
+  const end = async (callId: string, report: EndCall, providerCallId?: string): Promise<boolean> => {
+    const ended = await repository.end(callId, report, providerCallId);
+    if (ended) onCallsEnded();
+    return ended;
+  };
+  const relatedOf = async (callIds: string[]) => {
+    const [invocations, deliveries] = await Promise.all([toolInvocationsOf(callIds), deliveriesOf(callIds)]);
+    return (row: CallRow) => toCallView(row, invocations.get(row.id), deliveries.get(row.id));
+  };
+
   // Provider call ids are written after the click-to-call answer, which does not wait for them.
   // An id waits one turn of the event loop: if the call's first status event comes meanwhile (the
   // simulator's do), the event's own statement writes it; otherwise it is written alone. A status
@@ -113,14 +134,13 @@ export function createCallsService({
         beforeId,
         limit: limit + 1,
       });
-      const invocations = await toolInvocationsOf(rows.slice(0, limit).map((row) => row.id));
-      return toPage(rows, limit, (row) => toCallView(row, invocations.get(row.id)));
+      return toPage(rows, limit, await relatedOf(rows.slice(0, limit).map((row) => row.id)));
     },
 
     async get(organizationId: string, id: string): Promise<CallView> {
       const row = await repository.find(organizationId, id);
       if (!row) throw notFound('Call');
-      return toCallView(row, (await toolInvocationsOf([row.id])).get(row.id));
+      return (await relatedOf([row.id]))(row);
     },
 
     /** Applies what a provider reports. Events for calls that have ended already change nothing. */
@@ -140,7 +160,7 @@ export function createCallsService({
           return;
         case 'ended':
           await toolCalls.settled(callId);
-          keepId(callId, providerCallId, await repository.end(callId, event, providerCallId));
+          keepId(callId, providerCallId, await end(callId, event, providerCallId));
           toolCalls.callEnded(callId);
           return;
       }
@@ -148,7 +168,7 @@ export function createCallsService({
 
     /** Ends a call whose start the provider refused, releasing its number at once. */
     async failStart(callId: string, message: string): Promise<void> {
-      await repository.end(callId, {
+      await end(callId, {
         at: now(),
         outcome: 'FAILED',
         endedReason: 'failed_to_start',
@@ -176,6 +196,7 @@ export function createCallsService({
       for (;;) {
         const ids = await repository.closeOverdue(now(), batchSize);
         for (const id of ids) toolCalls.callEnded(id);
+        if (ids.length > 0) onCallsEnded();
         closed += ids.length;
         if (ids.length < batchSize) return closed;
       }

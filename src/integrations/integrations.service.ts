@@ -46,6 +46,7 @@ export function createIntegrationsService({
       previousSigningSecretExpiresAt: previousActive ? row.previousSecretExpiresAt?.toISOString() : null,
       triggerConditions: row.triggerConditions ?? null,
       disabledReason: row.disabledReason,
+      failingSince: row.failingSince?.toISOString() ?? null,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     };
@@ -107,6 +108,12 @@ export function createIntegrationsService({
       );
     },
 
+    /** The integration's state, or undefined when the organization has no such integration. */
+    async find(organizationId: string, id: string) {
+      const row = await repository.find(organizationId, id);
+      return row ? { enabled: row.enabled, disabledReason: row.disabledReason } : undefined;
+    },
+
     async get(organizationId: string, id: string) {
       return toView(await findOrThrow(organizationId, id));
     },
@@ -117,7 +124,7 @@ export function createIntegrationsService({
       const updated = await repository.update(organizationId, id, {
         ...(patch.type !== undefined ? { type: patch.type } : {}),
         ...(patch.url !== undefined ? { url: patch.url } : {}),
-        ...(patch.enabled !== undefined ? { enabled: patch.enabled, disabledReason: null } : {}),
+        ...(patch.enabled !== undefined ? { enabled: patch.enabled, disabledReason: null, failingSince: null } : {}),
         ...(patch.signing !== undefined ? { signing: patch.signing } : {}),
         ...(patch.triggerConditions !== undefined ? { triggerConditions: patch.triggerConditions } : {}),
         authorizationSealed: sealedToken(id, patch.authorization, current.authorizationSealed),

@@ -29,10 +29,12 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** Bytes of response body kept; the rest is not read and `truncated` is set. */
   maxResponseBytes: number;
+  /** Abandons the exchange (it then ends as an `aborted` failure), e.g. when the process shuts down. */
+  signal?: AbortSignal;
 }
 
 export type OutboundFailure = {
-  kind: 'blocked' | 'timeout' | 'connect' | 'dns' | 'network' | 'invalid';
+  kind: 'blocked' | 'timeout' | 'connect' | 'dns' | 'network' | 'invalid' | 'aborted';
   message: string;
 };
 
@@ -212,12 +214,19 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
     }
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     // undici only notices an abort once a connection is ready, so the deadline is raced here too.
     const deadline = new Promise<OutboundFailure>((settle) => {
       timer = setTimeout(() => {
         controller.abort();
         settle({ kind: 'timeout', message: `No complete answer within ${request.timeoutMs} ms` });
       }, request.timeoutMs);
+      onAbort = () => {
+        controller.abort();
+        settle({ kind: 'aborted', message: 'The request was abandoned' });
+      };
+      if (request.signal?.aborted) onAbort();
+      else request.signal?.addEventListener('abort', onAbort, { once: true });
     });
     const outcome = exchange(request, url, controller.signal).catch((error: unknown) =>
       describeFailure(error, url, request.timeoutMs, connectTimeoutMs),
@@ -226,6 +235,7 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
       return finish(await Promise.race([outcome, deadline]));
     } finally {
       clearTimeout(timer);
+      if (onAbort) request.signal?.removeEventListener('abort', onAbort);
     }
   }
 

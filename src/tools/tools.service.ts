@@ -3,6 +3,7 @@ import type { ChangeFeed } from '../db/change-feed.js';
 import type { StoredToolHeader } from '../db/schema/index.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
 import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
+import { groupBy } from '../lib/group-by.js';
 import { newId } from '../lib/ids.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
@@ -346,13 +347,8 @@ export function createToolsService({
 
     /** The tool invocations of these calls, by call id, oldest first. */
     async invocationsOf(callIds: string[]): Promise<Map<string, ToolInvocationView[]>> {
-      const byCall = new Map<string, ToolInvocationView[]>();
-      for (const row of await repository.invocationsOf(callIds)) {
-        const list = byCall.get(row.callId) ?? [];
-        list.push(toInvocationView(row));
-        byCall.set(row.callId, list);
-      }
-      return byCall;
+      const byCall = groupBy(await repository.invocationsOf(callIds), (row) => row.callId);
+      return new Map([...byCall].map(([callId, rows]) => [callId, rows.map(toInvocationView)]));
     },
   };
 }

@@ -3,3 +3,4 @@ export * from './calls.js';
 export * from './integrations.js';
 export * from './organizations.js';
 export * from './tools.js';
+export * from './deliveries.js';

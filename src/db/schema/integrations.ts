@@ -28,6 +28,8 @@ export const integrations = pgTable(
     triggerConditions: jsonb('trigger_conditions').$type<TriggerConditions>(),
     /** Why the service disabled it (a 410, five days of failures); null when a person did or nobody. */
     disabledReason: text('disabled_reason'),
+    /** Since when every attempt has failed (null after a success): five days of it disables the integration. */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

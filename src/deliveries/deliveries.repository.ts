@@ -1,0 +1,405 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
+import type { TranscriptTurn } from '../db/schema/index.js';
+import type { TriggerConditions } from '../integrations/trigger-conditions.js';
+import { createBatcher } from '../lib/batcher.js';
+
+/**
+ * The statement part that queues a call's outcome for each enabled integration of its agent. It
+ * runs inside the statement that ends the calls (`ended` names a CTE of the calls just ended, with
+ * `id`, `agent_id`, `organization_id`), so the end of a call and its deliveries commit together.
+ */
+export function queueOutcomeDeliveries(ended: SQL): SQL {
+  return sql`
+    insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at)
+    select switchboard_new_id('dlv'), e.organization_id, i.id, e.id, switchboard_new_id('msg'), 'pending', now()
+    from ${ended} e join integrations i on i.agent_id = e.agent_id and i.enabled`;
+}
+
+export interface DeliveryRow {
+  id: string;
+  organizationId: string;
+  integrationId: string;
+  callId: string;
+  webhookId: string;
+  state: 'pending' | 'delivered' | 'failed';
+  nextAttemptAt: Date | null;
+  attemptCount: number;
+  payloadTruncated: boolean;
+  failureReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface AttemptRow {
+  deliveryId: string;
+  at: Date;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  errorCode: string | null;
+  responseExcerpt: string | null;
+}
+
+/** The call a first attempt builds its payload from (later attempts send the stored payload). */
+export interface ClaimedCall {
+  id: string;
+  agentId: string;
+  agentName: string;
+  from: string | null;
+  to: string;
+  outcome: string | null;
+  endedReason: string | null;
+  transcript: TranscriptTurn[];
+  collectedData: Record<string, unknown>;
+  variables: Record<string, string>;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  durationSeconds: number | null;
+}
+
+/** A delivery a worker holds until `claim` is superseded or its lease lapses, with all it needs to send. */
+export interface ClaimedDelivery {
+  id: string;
+  claim: number;
+  callId: string;
+  webhookId: string;
+  retriesUsed: number;
+  finalAttempt: boolean;
+  payload: string | null;
+  integration: {
+    id: string;
+    url: string;
+    enabled: boolean;
+    disabledReason: string | null;
+    authorizationSealed: string | null;
+    signing: boolean;
+    signingSecretSealed: string;
+    /** A rotated-out secret still within its overlap. */
+    previousSecretSealed: string | null;
+    triggerConditions: TriggerConditions | null;
+  };
+  /** Present while the delivery has no payload yet. */
+  call: ClaimedCall | null;
+}
+
+/** What became of one claimed delivery. */
+export type DeliveryCompletion = {
+  id: string;
+  claim: number;
+  integrationId: string;
+} & (
+  | {
+      /** An attempt was made. */
+      kind: 'attempted';
+      attempt: Omit<AttemptRow, 'deliveryId'>;
+      /** The payload, stored with the first attempt. */
+      payload?: { text: string; truncated: boolean };
+      next: { state: 'delivered' | 'failed' } | { state: 'pending'; delaySeconds: number; retriesUsed: number };
+      /** What the attempt says about the receiver: answered 2xx, failed, or answered 410 Gone. */
+      health: 'ok' | 'failing' | 'gone';
+    }
+  | { kind: 'dropped' }
+  | { kind: 'failed_unsent'; reason: string }
+);
+
+type Raw = Record<string, unknown>;
+
+const date = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value));
+
+function toDeliveryRow(r: Raw): DeliveryRow {
+  return {
+    id: r.id as string,
+    organizationId: r.organization_id as string,
+    integrationId: r.integration_id as string,
+    callId: r.call_id as string,
+    webhookId: r.webhook_id as string,
+    state: r.state as DeliveryRow['state'],
+    nextAttemptAt: date(r.next_attempt_at),
+    attemptCount: Number(r.attempt_count),
+    payloadTruncated: Boolean(r.payload_truncated),
+    failureReason: (r.failure_reason as string | null) ?? null,
+    createdAt: date(r.created_at) as Date,
+    updatedAt: date(r.updated_at) as Date,
+  };
+}
+
+function toClaimed(r: Raw): ClaimedDelivery {
+  return {
+    id: r.id as string,
+    claim: Number(r.claim),
+    callId: r.call_id as string,
+    webhookId: r.webhook_id as string,
+    retriesUsed: Number(r.retries_used),
+    finalAttempt: Boolean(r.final_attempt),
+    payload: (r.payload as string | null) ?? null,
+    integration: {
+      id: r.integration_id as string,
+      url: r.url as string,
+      enabled: Boolean(r.enabled),
+      disabledReason: (r.disabled_reason as string | null) ?? null,
+      authorizationSealed: (r.authorization_sealed as string | null) ?? null,
+      signing: Boolean(r.signing),
+      signingSecretSealed: r.signing_secret_sealed as string,
+      previousSecretSealed: (r.previous_secret_sealed as string | null) ?? null,
+      triggerConditions: (r.trigger_conditions as TriggerConditions | null) ?? null,
+    },
+    call:
+      r.call_agent_id === null || r.call_agent_id === undefined
+        ? null
+        : {
+            id: r.call_id as string,
+            agentId: r.call_agent_id as string,
+            agentName: (r.agent_name as string | null) ?? '',
+            from: (r.from_number as string | null) ?? null,
+            to: r.to_number as string,
+            outcome: (r.outcome as string | null) ?? null,
+            endedReason: (r.ended_reason as string | null) ?? null,
+            transcript: r.transcript as TranscriptTurn[],
+            collectedData: r.collected_data as Record<string, unknown>,
+            variables: r.variables as Record<string, string>,
+            startedAt: date(r.started_at),
+            endedAt: date(r.ended_at),
+            durationSeconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
+          },
+  };
+}
+
+export interface ClaimOptions {
+  /** Deliveries to claim at most. */
+  limit: number;
+  /** Deliveries of one integration this worker may hold at once. */
+  perIntegration: number;
+  /** Integrations this worker already holds deliveries of, with how many more it may take. */
+  room: Map<string, number>;
+  /** How long a claim lasts before another worker may take the delivery. */
+  leaseSeconds: number;
+}
+
+export interface DeliveriesRepositoryOptions {
+  /** How long an integration may fail every delivery before it is disabled; default five days. */
+  disableAfterSeconds?: number;
+}
+
+export function createDeliveriesRepository(db: Db, { disableAfterSeconds = 5 * 24 * 3600 }: DeliveriesRepositoryOptions = {}) {
+  // Completions arrive one by one as receivers answer: gathered for a few ms, one statement records
+  // a batch of attempts, moves their deliveries on and updates their integrations' health.
+  const completions = createBatcher(
+    async (items: DeliveryCompletion[]) => {
+      const records = items.map((c) => ({
+        id: c.id,
+        claim: c.claim,
+        kind: c.kind,
+        state: c.kind === 'attempted' ? c.next.state : c.kind === 'failed_unsent' ? 'failed' : null,
+        delay_seconds: c.kind === 'attempted' && c.next.state === 'pending' ? c.next.delaySeconds : null,
+        retries_used: c.kind === 'attempted' && c.next.state === 'pending' ? c.next.retriesUsed : null,
+        payload: c.kind === 'attempted' ? (c.payload?.text ?? null) : null,
+        payload_truncated: c.kind === 'attempted' ? (c.payload?.truncated ?? null) : null,
+        failure_reason: c.kind === 'failed_unsent' ? c.reason : null,
+        at: c.kind === 'attempted' ? c.attempt.at.toISOString() : null,
+        status: c.kind === 'attempted' ? c.attempt.status : null,
+        latency_ms: c.kind === 'attempted' ? Math.round(c.attempt.latencyMs) : null,
+        error: c.kind === 'attempted' ? c.attempt.error : null,
+        error_code: c.kind === 'attempted' ? c.attempt.errorCode : null,
+        response_excerpt: c.kind === 'attempted' ? c.attempt.responseExcerpt : null,
+      }));
+      // One verdict per integration: a 410 anywhere in the batch wins, then any success, then failure.
+      const health = new Map<string, 'ok' | 'failing' | 'gone'>();
+      for (const c of items) {
+        if (c.kind !== 'attempted') continue;
+        const seen = health.get(c.integrationId);
+        if (seen === 'gone' || (seen === 'ok' && c.health === 'failing')) continue;
+        health.set(c.integrationId, c.health);
+      }
+      await retryOnConflict(() =>
+        db.execute(sql`
+        with v as (
+          select * from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(id text, claim int, kind text,
+            state text, delay_seconds double precision, retries_used int, payload text, payload_truncated boolean,
+            failure_reason text, at timestamptz, status int, latency_ms int, error text, error_code text,
+            response_excerpt text)
+          order by id
+        ),
+        moved as (
+          update deliveries d set
+            state = v.state,
+            next_attempt_at = case when v.state = 'pending' then now() + make_interval(secs => v.delay_seconds) end,
+            attempt_count = d.attempt_count + (v.kind = 'attempted')::int,
+            retries_used = coalesce(v.retries_used, d.retries_used),
+            final_attempt = false,
+            payload = coalesce(d.payload, v.payload),
+            payload_truncated = coalesce(v.payload_truncated, d.payload_truncated),
+            failure_reason = v.failure_reason,
+            updated_at = now()
+          from v
+          where d.id = v.id and d.claim = v.claim and v.kind <> 'dropped'
+          returning d.id
+        ),
+        dropped as (
+          delete from deliveries d using v where d.id = v.id and d.claim = v.claim and v.kind = 'dropped'
+        ),
+        logged as (
+          insert into delivery_attempts (delivery_id, at, status, latency_ms, error, error_code, response_excerpt)
+          select v.id, v.at, v.status, v.latency_ms, v.error, v.error_code, v.response_excerpt
+          from v join moved on moved.id = v.id
+          where v.kind = 'attempted'
+        ),
+        health as (
+          select * from unnest(${sql.param([...health.keys()])}::text[], ${sql.param([...health.values()])}::text[])
+            as h(integration_id, verdict)
+        )
+        update integrations i set
+          failing_since = case when h.verdict = 'ok' then null else coalesce(i.failing_since, now()) end,
+          enabled = case
+            when h.verdict = 'gone' then false
+            when h.verdict = 'failing' and i.failing_since <= now() - make_interval(secs => ${disableAfterSeconds})
+              then false
+            else i.enabled end,
+          disabled_reason = case
+            when h.verdict = 'gone' then 'The endpoint answered 410 Gone on ' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            when h.verdict = 'failing' and i.failing_since <= now() - make_interval(secs => ${disableAfterSeconds})
+              then 'Every delivery failed since ' || to_char(i.failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            else i.disabled_reason end,
+          updated_at = case when h.verdict = 'ok' then i.updated_at else now() end
+        from health h
+        where i.id = h.integration_id and (
+          (h.verdict = 'ok' and i.failing_since is not null)
+          or (h.verdict = 'gone' and i.enabled)
+          or (h.verdict = 'failing' and (i.failing_since is null
+              or (i.enabled and i.failing_since <= now() - make_interval(secs => ${disableAfterSeconds})))))`),
+      );
+      return items.map(() => undefined);
+    },
+    { delayMs: 2, maxBatch: 500 },
+  );
+  return {
+    /**
+     * Claims due deliveries, oldest due first, at most `perIntegration` held per integration: one
+     * integration's backlog cannot take every slot. Rows other workers are claiming are skipped.
+     */
+    async claim({ limit, perIntegration, room, leaseSeconds }: ClaimOptions): Promise<ClaimedDelivery[]> {
+      const full = [...room].filter(([, left]) => left <= 0).map(([id]) => id);
+      const partial = [...room].filter(([, left]) => left > 0);
+      const result = await db.execute(sql`
+        with due as (
+          select id, integration_id, next_attempt_at,
+            row_number() over (partition by integration_id order by next_attempt_at, id) as rank
+          from (
+            select id, integration_id, next_attempt_at from deliveries
+            where state = 'pending' and next_attempt_at <= now()
+              and integration_id <> all(${sql.param(full)}::text[])
+            order by next_attempt_at
+            limit ${limit * 4}
+          ) scanned
+        ),
+        picked as (
+          select d.id from deliveries d
+          join due on due.id = d.id
+          left join unnest(${sql.param(partial.map(([id]) => id))}::text[], ${sql.param(partial.map(([, left]) => left))}::int[])
+            as r(integration_id, room) on r.integration_id = due.integration_id
+          -- Checked again on the row locked: another worker may have claimed it since the scan.
+          where due.rank <= coalesce(r.room, ${perIntegration}) and d.state = 'pending' and d.next_attempt_at <= now()
+          order by due.next_attempt_at
+          limit ${limit}
+          for update of d skip locked
+        ),
+        claimed as (
+          update deliveries d set next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), claim = d.claim + 1
+          from picked where d.id = picked.id
+          returning d.id, d.claim, d.call_id, d.integration_id, d.webhook_id, d.retries_used, d.final_attempt, d.payload
+        )
+        select claimed.*, i.url, i.enabled, i.disabled_reason, i.authorization_sealed, i.signing, i.signing_secret_sealed,
+          case when i.previous_secret_expires_at > now() then i.previous_secret_sealed end as previous_secret_sealed,
+          i.trigger_conditions,
+          c.agent_id as call_agent_id, a.name as agent_name, c.from_number, c.to_number, c.outcome, c.ended_reason,
+          c.transcript, c.collected_data, c.variables, c.started_at, c.ended_at, c.duration_seconds
+        from claimed
+        join integrations i on i.id = claimed.integration_id
+        left join calls c on claimed.payload is null and c.id = claimed.call_id
+        left join agents a on a.id = c.agent_id`);
+      return rowsOf<Raw>(result).map(toClaimed);
+    },
+
+    /** Records what became of a claimed delivery; a completion whose claim was superseded changes nothing. */
+    complete: (completion: DeliveryCompletion): Promise<void> => completions.add(completion),
+
+    /** Gives deliveries back unattempted (a worker shutting down): due at once for any worker. */
+    async release(held: { id: string; claim: number }[]): Promise<void> {
+      if (held.length === 0) return;
+      await db.execute(sql`
+        update deliveries d set next_attempt_at = now(), claim = d.claim + 1
+        from unnest(${sql.param(held.map((h) => h.id))}::text[], ${sql.param(held.map((h) => h.claim))}::int[])
+          as v(id, claim)
+        where d.id = v.id and d.claim = v.claim and d.state = 'pending'`);
+    },
+
+    async find(organizationId: string, id: string): Promise<DeliveryRow | undefined> {
+      const result = await db.execute(
+        sql`select * from deliveries where organization_id = ${organizationId} and id = ${id}`,
+      );
+      const row = rowsOf<Raw>(result)[0];
+      return row ? toDeliveryRow(row) : undefined;
+    },
+
+    /** Newest first; `beforeId` is the last id of the previous page. */
+    async list(
+      organizationId: string,
+      filter: { integrationId?: string; callId?: string; state?: string; beforeId?: string; limit: number },
+    ): Promise<DeliveryRow[]> {
+      const result = await db.execute(sql`
+        select * from deliveries
+        where organization_id = ${organizationId}
+          ${filter.integrationId ? sql`and integration_id = ${filter.integrationId}` : sql``}
+          ${filter.callId ? sql`and call_id = ${filter.callId}` : sql``}
+          ${filter.state ? sql`and state = ${filter.state}` : sql``}
+          ${filter.beforeId ? sql`and id < ${filter.beforeId}` : sql``}
+        order by id desc
+        limit ${filter.limit}`);
+      return rowsOf<Raw>(result).map(toDeliveryRow);
+    },
+
+    /** The deliveries of these calls, oldest first. */
+    async ofCalls(callIds: string[]): Promise<DeliveryRow[]> {
+      if (callIds.length === 0) return [];
+      const result = await db.execute(
+        sql`select * from deliveries where call_id = any(${sql.param(callIds)}::text[]) order by id`,
+      );
+      return rowsOf<Raw>(result).map(toDeliveryRow);
+    },
+
+    /** Every attempt of these deliveries, oldest first. */
+    async attemptsOf(deliveryIds: string[]): Promise<AttemptRow[]> {
+      if (deliveryIds.length === 0) return [];
+      const result = await db.execute(sql`
+        select delivery_id, at, status, latency_ms, error, error_code, response_excerpt from delivery_attempts
+        where delivery_id = any(${sql.param(deliveryIds)}::text[]) order by id`);
+      return rowsOf<Raw>(result).map((r) => ({
+        deliveryId: r.delivery_id as string,
+        at: date(r.at) as Date,
+        status: r.status === null ? null : Number(r.status),
+        latencyMs: Number(r.latency_ms),
+        error: (r.error as string | null) ?? null,
+        errorCode: (r.error_code as string | null) ?? null,
+        responseExcerpt: (r.response_excerpt as string | null) ?? null,
+      }));
+    },
+
+    /**
+     * Makes a delivery due now. A pending one keeps its schedule; a delivered or failed one gets one
+     * more attempt whose result is final. Any claim held on it is superseded.
+     */
+    async retryNow(organizationId: string, id: string): Promise<DeliveryRow | undefined> {
+      const result = await db.execute(sql`
+        update deliveries d set
+          final_attempt = d.state <> 'pending',
+          state = 'pending', next_attempt_at = now(), claim = d.claim + 1, failure_reason = null, updated_at = now()
+        where organization_id = ${organizationId} and id = ${id}
+        returning *`);
+      const row = rowsOf<Raw>(result)[0];
+      return row ? toDeliveryRow(row) : undefined;
+    },
+  };
+}
+
+export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;

@@ -1,0 +1,104 @@
+import { ApiError, notFound } from '../errors.js';
+import { groupBy } from '../lib/group-by.js';
+import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import type { AttemptRow, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
+
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+/** How long after its call a delivery can still be retried by hand (CONTRACT §5). */
+export const MANUAL_RETRY_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A delivery as the API shows it, with its attempt log oldest first. */
+export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]) {
+  return {
+    id: row.id,
+    integrationId: row.integrationId,
+    callId: row.callId,
+    webhookId: row.webhookId,
+    state: row.state,
+    attempts: attempts.map((a) => ({
+      at: a.at.toISOString(),
+      status: a.status,
+      latencyMs: a.latencyMs,
+      error: a.error,
+      errorCode: a.errorCode,
+      responseExcerpt: a.responseExcerpt,
+    })),
+    attemptCount: row.attemptCount,
+    nextAttemptAt: row.state === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+    failureReason: row.failureReason,
+    payloadTruncated: row.payloadTruncated,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export type DeliveryView = ReturnType<typeof toDeliveryView>;
+
+export interface DeliveriesServiceDeps {
+  repository: DeliveriesRepository;
+  /** The integration a delivery goes to, if it still exists in the organization. */
+  integrationOf: (
+    organizationId: string,
+    integrationId: string,
+  ) => Promise<{ enabled: boolean; disabledReason: string | null } | undefined>;
+  /** Tells the worker something is due now. */
+  wake: () => void;
+  now?: () => Date;
+}
+
+export function createDeliveriesService({ repository, integrationOf, wake, now = () => new Date() }: DeliveriesServiceDeps) {
+  async function withAttempts(rows: DeliveryRow[]): Promise<DeliveryView[]> {
+    const attempts = await repository.attemptsOf(rows.map((row) => row.id));
+    const byDelivery = groupBy(attempts, (a) => a.deliveryId);
+    return rows.map((row) => toDeliveryView(row, byDelivery.get(row.id) ?? []));
+  }
+
+  return {
+    async list(
+      organizationId: string,
+      query: { integrationId?: string; callId?: string; state?: string; cursor?: string; limit?: number },
+    ): Promise<Page<DeliveryView>> {
+      const limit = query.limit ?? 20;
+      const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      const rows = await repository.list(organizationId, { ...query, beforeId, limit: limit + 1 });
+      const page = toPage(rows, limit, (row) => row);
+      return { data: await withAttempts(page.data), nextCursor: page.nextCursor };
+    },
+
+    async get(organizationId: string, id: string): Promise<DeliveryView> {
+      const row = await repository.find(organizationId, id);
+      if (!row) throw notFound('Delivery');
+      return (await withAttempts([row]))[0] as DeliveryView;
+    },
+
+    /**
+     * Sends a delivery again now, with the same `webhook-id`: a pending one skips its wait, a
+     * delivered or failed one gets one more attempt. Only within 30 days, to an enabled integration.
+     */
+    async retry(organizationId: string, id: string): Promise<DeliveryView> {
+      const row = await repository.find(organizationId, id);
+      if (!row) throw notFound('Delivery');
+      if (now().getTime() - row.createdAt.getTime() > MANUAL_RETRY_WINDOW_MS) {
+        throw new ApiError('conflict', 'Deliveries can be retried for 30 days; this one is older');
+      }
+      const integration = await integrationOf(organizationId, row.integrationId);
+      if (!integration) throw notFound('Integration');
+      if (!integration.enabled) {
+        const why = integration.disabledReason ? ` (${integration.disabledReason})` : '';
+        throw new ApiError('conflict', `The integration is disabled${why}: enable it, then retry`);
+      }
+      const updated = await repository.retryNow(organizationId, id);
+      if (!updated) throw notFound('Delivery');
+      wake();
+      return (await withAttempts([updated]))[0] as DeliveryView;
+    },
+
+    /** The deliveries of these calls, by call id (for the calls API). */
+    async ofCalls(callIds: string[]): Promise<Map<string, DeliveryView[]>> {
+      const views = await withAttempts(await repository.ofCalls(callIds));
+      return groupBy(views, (view) => view.callId);
+    },
+  };
+}
+
+export type DeliveriesService = ReturnType<typeof createDeliveriesService>;

@@ -1,0 +1,282 @@
+import type { SecretBox } from '../lib/crypto.js';
+import type { OutboundClient } from '../lib/outbound-http.js';
+import { buildOutcomePayload } from '../integrations/outcome-payload.js';
+import { matchesTriggerConditions } from '../integrations/trigger-conditions.js';
+import { signWebhook } from '../integrations/webhook-signature.js';
+import type { ClaimedCall, ClaimedDelivery, DeliveriesRepository, DeliveryCompletion } from './deliveries.repository.js';
+import {
+  judgeAttempt,
+  RESPONSE_EXCERPT_BYTES,
+  WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_USER_AGENT,
+} from './delivery-attempt.js';
+
+export interface DeliveryWorkerDeps {
+  repository: DeliveriesRepository;
+  /** The client for webhooks: address-guarded, 5 s to connect. */
+  outbound: OutboundClient;
+  secretBox: SecretBox;
+  retryScheduleSeconds: readonly number[];
+  /** Attempts in flight at once in this process, default 256. */
+  maxInFlight?: number;
+  /** Attempts in flight at once per integration in this process, default 16. */
+  perIntegration?: number;
+  /** How long a claim lasts: a delivery whose worker died is claimed again after it. Default 60. */
+  leaseSeconds?: number;
+  /** How often an idle worker looks for due retries, default 500 ms (new deliveries wake it at once). */
+  pollIntervalMs?: number;
+  /** How long `stop` lets attempts under way finish before abandoning them, default 10 s. */
+  shutdownGraceMs?: number;
+  random?: () => number;
+  onError: (error: unknown) => void;
+}
+
+const CLAIM_BATCH = 200;
+
+function payloadCall(call: ClaimedCall) {
+  return {
+    ...call,
+    startedAt: call.startedAt?.toISOString() ?? null,
+    endedAt: call.endedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Sends due deliveries: claims them from the table (SKIP LOCKED, with a lease), sends each on its own
+ * as soon as it is claimed, and records each outcome as it comes. A slow receiver holds at most
+ * `perIntegration` of the `maxInFlight` slots, so other integrations keep flowing past it.
+ */
+export function createDeliveryWorker({
+  repository,
+  outbound,
+  secretBox,
+  retryScheduleSeconds,
+  maxInFlight = 256,
+  perIntegration = 16,
+  leaseSeconds = 60,
+  pollIntervalMs = 500,
+  shutdownGraceMs = 10_000,
+  random = Math.random,
+  onError,
+}: DeliveryWorkerDeps) {
+  /** Deliveries whose attempt is under way (the slots in use). */
+  const held = new Set<string>();
+  /** Attempts and the writes of their outcomes, until written: what a shutdown waits for. */
+  const work = new Set<Promise<void>>();
+  const heldPerIntegration = new Map<string, number>();
+  const abandon = new AbortController();
+  let running = false;
+  let loop: Promise<void> = Promise.resolve();
+  let wakeRequested = false;
+  let wakeUp: (() => void) | undefined;
+
+  // Secrets are opened once each: a worker sends thousands of deliveries per integration.
+  const opened = new Map<string, string>();
+  const open = (sealed: string, integrationId: string): string => {
+    let plain = opened.get(sealed);
+    if (plain === undefined) {
+      if (opened.size >= 1000) opened.clear();
+      plain = secretBox.decrypt(sealed, integrationId);
+      opened.set(sealed, plain);
+    }
+    return plain;
+  };
+
+  const wake = () => {
+    wakeRequested = true;
+    wakeUp?.();
+  };
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  /** The body to send, or why there is nothing to send. */
+  function payloadOf(
+    delivery: ClaimedDelivery,
+  ): { body: string; stored?: { text: string; truncated: boolean } } | DeliveryCompletion {
+    const base = { id: delivery.id, claim: delivery.claim, integrationId: delivery.integration.id };
+    if (!delivery.integration.enabled) {
+      return { ...base, kind: 'failed_unsent', reason: delivery.integration.disabledReason ?? 'The integration is disabled' };
+    }
+    if (delivery.payload !== null) return { body: delivery.payload };
+    const call = delivery.call;
+    if (!call) return { ...base, kind: 'failed_unsent', reason: 'The call is not available' };
+    // Trigger conditions decide once, before the first attempt; a stored payload means they matched.
+    const subject = {
+      status: call.outcome ?? 'FAILED',
+      durationSeconds: call.durationSeconds,
+      endedReason: call.endedReason,
+      collectedData: call.collectedData,
+      variables: call.variables,
+    };
+    if (!matchesTriggerConditions(delivery.integration.triggerConditions, subject)) return { ...base, kind: 'dropped' };
+    const built = buildOutcomePayload(payloadCall(call), call.agentName);
+    const text = built.body.toString('utf8');
+    return { body: text, stored: { text, truncated: built.truncated } };
+  }
+
+  function headersOf(delivery: ClaimedDelivery, body: Buffer, timestamp: number): Record<string, string> {
+    const { integration } = delivery;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': WEBHOOK_USER_AGENT,
+    };
+    if (integration.authorizationSealed) {
+      headers.authorization = `Bearer ${open(integration.authorizationSealed, integration.id)}`;
+    }
+    if (integration.signing) {
+      const current = open(integration.signingSecretSealed, integration.id);
+      const previous = integration.previousSecretSealed ? open(integration.previousSecretSealed, integration.id) : undefined;
+      Object.assign(
+        headers,
+        signWebhook({ body, webhookId: delivery.webhookId, timestamp, secrets: previous ? [current, previous] : [current] }),
+      );
+    } else {
+      headers['webhook-id'] = delivery.webhookId;
+      headers['webhook-timestamp'] = String(timestamp);
+    }
+    return headers;
+  }
+
+  /** One attempt; undefined when it was abandoned by a shutdown (the delivery is then released). */
+  async function attempt(delivery: ClaimedDelivery): Promise<DeliveryCompletion | undefined> {
+    const prepared = payloadOf(delivery);
+    if ('kind' in prepared) return prepared;
+    const body = Buffer.from(prepared.body, 'utf8');
+    const at = new Date();
+    const result = await outbound.send({
+      method: 'POST',
+      url: delivery.integration.url,
+      headers: headersOf(delivery, body, Math.floor(at.getTime() / 1000)),
+      body,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      maxResponseBytes: RESPONSE_EXCERPT_BYTES,
+      signal: abandon.signal,
+    });
+    if (!result.ok && result.failure.kind === 'aborted') return undefined;
+    const judged = judgeAttempt(result, {
+      schedule: retryScheduleSeconds,
+      retriesUsed: delivery.retriesUsed,
+      finalAttempt: delivery.finalAttempt,
+      random,
+      now: new Date(),
+    });
+    return {
+      id: delivery.id,
+      claim: delivery.claim,
+      integrationId: delivery.integration.id,
+      kind: 'attempted',
+      attempt: { at, ...judged.attempt },
+      payload: prepared.stored,
+      next: judged.next,
+      health: judged.health,
+    };
+  }
+
+  function dispatch(delivery: ClaimedDelivery): void {
+    const integrationId = delivery.integration.id;
+    held.add(delivery.id);
+    heldPerIntegration.set(integrationId, (heldPerIntegration.get(integrationId) ?? 0) + 1);
+    const done: Promise<void> = attempt(delivery)
+      .then(
+        (completion) => {
+          // The slot frees as soon as the receiver has answered: the record is written in a batch.
+          release(delivery.id, integrationId);
+          return completion
+            ? repository.complete(completion)
+            : repository.release([{ id: delivery.id, claim: delivery.claim }]);
+        },
+        (error: unknown) => {
+          release(delivery.id, integrationId);
+          throw error;
+        },
+      )
+      .catch(onError)
+      .finally(() => work.delete(done));
+    work.add(done);
+  }
+
+  function release(id: string, integrationId: string): void {
+    const wasFull = held.size >= maxInFlight || (heldPerIntegration.get(integrationId) ?? 0) >= perIntegration;
+    held.delete(id);
+    const left = (heldPerIntegration.get(integrationId) ?? 1) - 1;
+    if (left === 0) heldPerIntegration.delete(integrationId);
+    else heldPerIntegration.set(integrationId, left);
+    // Deliveries may be waiting for exactly this slot.
+    if (wasFull) wake();
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      const free = maxInFlight - held.size;
+      if (free <= 0) {
+        await pause(pollIntervalMs);
+        continue;
+      }
+      wakeRequested = false;
+      const limit = Math.min(free, CLAIM_BATCH);
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        const room = new Map([...heldPerIntegration].map(([id, count]) => [id, perIntegration - count]));
+        claimed = await repository.claim({ limit, perIntegration, room, leaseSeconds });
+      } catch (error) {
+        onError(error);
+        await pause(pollIntervalMs);
+        continue;
+      }
+      if (!running) {
+        await repository.release(claimed).catch(onError);
+        return;
+      }
+      for (const delivery of claimed) dispatch(delivery);
+      // A short claim means nothing more is due now: wait for news (a call ended, a slot freed) or the poll.
+      if (claimed.length < limit && !wakeRequested) await pause(pollIntervalMs);
+    }
+  }
+
+  return {
+    start(): void {
+      if (running) return;
+      running = true;
+      loop = run().catch(onError);
+    },
+
+    /** Something may be due now (a call ended, a delivery was retried by hand). */
+    wake,
+
+    /** Attempts under way, for metrics and tests. */
+    get inFlight(): number {
+      return held.size;
+    },
+
+    /**
+     * Stops claiming, lets attempts under way finish for up to the grace period, then abandons the
+     * rest and gives their deliveries back, due at once for another worker.
+     */
+    async stop(): Promise<void> {
+      running = false;
+      wake();
+      await loop;
+      const pending = () => Promise.all(work);
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), shutdownGraceMs);
+      });
+      if ((await Promise.race([pending(), graceOver])) === 'late') {
+        abandon.abort();
+        await pending();
+      }
+      clearTimeout(timer);
+    },
+  };
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

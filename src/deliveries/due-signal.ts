@@ -1,0 +1,39 @@
+import type { ChangeFeed } from '../db/change-feed.js';
+
+export const DELIVERIES_DUE_TOPIC = 'deliveries_due';
+
+/**
+ * Tells delivery workers that deliveries became due, so they claim them now rather than at their
+ * next poll. Announcements that come while one is being published are folded into one more: under
+ * load this is a few NOTIFYs a second, not one per call.
+ */
+export function createDueSignal(feed: ChangeFeed, onError: (error: unknown) => void) {
+  const local: (() => void)[] = [];
+  let publishing = false;
+  let again = false;
+  const publish = (): void => {
+    publishing = true;
+    feed
+      .publish(DELIVERIES_DUE_TOPIC, '')
+      .catch(onError)
+      .finally(() => {
+        if (again) {
+          again = false;
+          publish();
+        } else publishing = false;
+      });
+  };
+  return {
+    announce(): void {
+      // This process's workers at once; the others (and this one again, harmlessly) through the feed.
+      for (const onDue of local) onDue();
+      if (publishing) again = true;
+      else publish();
+    },
+    /** `onDue` on every announcement, from any process, and whenever announcements may have been missed. */
+    subscribe(onDue: () => void): void {
+      local.push(onDue);
+      feed.subscribe(DELIVERIES_DUE_TOPIC, onDue, onDue);
+    },
+  };
+}

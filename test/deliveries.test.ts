@@ -34,13 +34,17 @@ async function agentWithIntegration(url: string, agent: Record<string, unknown> 
   return { agentId: created.id as string, integration: hook.body, creds };
 }
 
-async function call(creds: { apiToken: string; apiSecret: string }, variables: Record<string, string> = { name: 'Ada' }) {
+async function call(
+  creds: { apiToken: string; apiSecret: string },
+  variables: Record<string, string> = { name: 'Ada' },
+  expectedStatus = 200,
+) {
   const answer = await t.clickToCall({
     token: creds.apiToken,
     secret: creds.apiSecret,
     body: { phone: nextPhone(), variables },
   });
-  expect(answer.status).toBe(200);
+  expect(answer.status).toBe(expectedStatus);
   return answer.body.callId as string;
 }
 
@@ -117,5 +121,299 @@ describe('call-outcome webhooks', () => {
     });
     const shown = await t.request('GET', `/v1/calls/${callId}`, { headers: org.auth });
     expect(shown.body.deliveries).toEqual([delivery]);
+  });
+
+  it('retries until a 2xx with one webhook-id and a fresh signature each time; every attempt is logged', async () => {
+    let answered = 0;
+    const hook = await receiver((_request, response) => {
+      answered++;
+      if (answered < 3) {
+        response.writeHead(500, { 'content-type': 'text/plain' });
+        response.end(`not yet ${answered}`);
+      } else {
+        response.writeHead(204);
+        response.end();
+      }
+    });
+    const { integration, creds } = await agentWithIntegration(hook.url);
+    const callId = await call(creds);
+    const [delivery] = await settled(callId);
+    expect(hook.requests).toHaveLength(3);
+    const ids = new Set(hook.requests.map((r) => r.headers['webhook-id']));
+    expect(ids).toEqual(new Set([delivery.webhookId]));
+    expect(new Set(hook.requests.map((r) => r.body)).size).toBe(1);
+    const wh = new Webhook(integration.signingSecret);
+    for (const r of hook.requests) {
+      expect(() => wh.verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+    }
+    expect(delivery.attempts.map((a: { status: number }) => a.status)).toEqual([500, 500, 204]);
+    expect(delivery.attempts[0]).toMatchObject({ error: 'HTTP 500', errorCode: 'webhook:http_status', responseExcerpt: 'not yet 1' });
+    expect(delivery.attemptCount).toBe(3);
+  });
+
+  it('fails the delivery once the schedule is spent, and logs why each attempt failed', async () => {
+    const hook = await receiver((_request, response) => {
+      response.writeHead(302, { location: 'https://elsewhere.example.com/' });
+      response.end();
+    });
+    const { creds } = await agentWithIntegration(hook.url);
+    const callId = await call(creds);
+    const [delivery] = await settled(callId, 'failed');
+    // One attempt, then one per delay of the schedule (three here), and redirects are never followed.
+    expect(hook.requests).toHaveLength(4);
+    expect(delivery.attempts).toHaveLength(4);
+    expect(delivery.attempts[3]).toMatchObject({ status: 302, errorCode: 'webhook:redirect' });
+    expect(delivery.attempts[3].error).toContain('redirects are not followed');
+    expect(delivery.nextAttemptAt).toBeNull();
+  });
+
+  it('logs a receiver that is not there as a connection failure, without a status', async () => {
+    const gone = await receiver();
+    const url = gone.url;
+    await gone.close();
+    const { creds } = await agentWithIntegration(url);
+    const [delivery] = await settled(await call(creds), 'failed');
+    expect(delivery.attempts[0]).toMatchObject({ status: null, errorCode: 'webhook:connect', responseExcerpt: null });
+    expect(delivery.attempts[0].error).toContain('Connection refused');
+  });
+
+  it('disables the integration at once on a 410, and queues nothing for it afterwards', async () => {
+    const hook = await receiver((_request, response) => {
+      response.writeHead(410);
+      response.end('gone');
+    });
+    const { integration, creds } = await agentWithIntegration(hook.url);
+    const [delivery] = await settled(await call(creds), 'failed');
+    expect(hook.requests).toHaveLength(1);
+    expect(delivery.attempts[0]).toMatchObject({ status: 410, errorCode: 'webhook:gone' });
+    const after = await t.request('GET', `/v1/integrations/${integration.id}`, { headers: org.auth });
+    expect(after.body.enabled).toBe(false);
+    expect(after.body.disabledReason).toMatch(/^The endpoint answered 410 Gone on \d{4}-/);
+
+    const next = await call(creds);
+    await t.waitForCall(org, next);
+    expect(await deliveriesOf(next)).toEqual([]);
+    // Retrying by hand needs the integration enabled again.
+    const refused = await t.request('POST', `/v1/deliveries/${delivery.id}/retry`, { headers: org.auth });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('410 Gone');
+  });
+
+  it('disables an integration whose deliveries have all failed for the auto-disable period, and says so', async () => {
+    const local = await startTestApp({ SWITCHBOARD_RETRY_SCHEDULE: '0.5,0.5,0.5,0.5', SWITCHBOARD_AUTO_DISABLE_SECONDS: '1' });
+    try {
+      const localOrg = await local.signup();
+      let healthy = true;
+      const hook = await receiver((_request, response) => {
+        response.writeHead(healthy ? 200 : 503);
+        response.end();
+      });
+      const agent = await local.createAgent(localOrg);
+      const created = await local.request('POST', `/v1/agents/${agent.id}/integrations`, {
+        headers: localOrg.auth,
+        body: { url: hook.url },
+      });
+      const id = created.body.id;
+      const creds = await local.credentials(localOrg, agent.id);
+      const place = async () =>
+        (await local.clickToCall({ token: creds.apiToken, secret: creds.apiSecret, body: { phone: nextPhone() } })).body
+          .callId as string;
+      const integration = () => local.request('GET', `/v1/integrations/${id}`, { headers: localOrg.auth });
+
+      healthy = false;
+      await place();
+      await waitFor('failingSince to be set', async () => ((await integration()).body.failingSince ? true : undefined));
+      const disabled = await waitFor('the integration to be disabled', async () => {
+        const body = (await integration()).body;
+        return body.enabled === false ? body : undefined;
+      });
+      expect(disabled.disabledReason).toMatch(/^Every delivery failed since \d{4}-/);
+
+      // Enabled again by a person: the failing period starts over, and a success ends it.
+      healthy = true;
+      const enabled = await local.request('PATCH', `/v1/integrations/${id}`, { headers: localOrg.auth, body: { enabled: true } });
+      expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+      const callId = await place();
+      await waitFor('the next call delivered', async () => {
+        const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body.data;
+        return d?.state === 'delivered' ? d : undefined;
+      });
+      expect((await integration()).body).toMatchObject({ enabled: true, failingSince: null });
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('honours Retry-After on 429 within twice the scheduled delay', async () => {
+    const local = await startTestApp({ SWITCHBOARD_RETRY_SCHEDULE: '1' });
+    try {
+      const localOrg = await local.signup();
+      const hook = await receiver((_request, response) => {
+        response.writeHead(429, { 'retry-after': '3600' });
+        response.end();
+      });
+      const agent = await local.createAgent(localOrg);
+      await local.request('POST', `/v1/agents/${agent.id}/integrations`, { headers: localOrg.auth, body: { url: hook.url } });
+      const creds = await local.credentials(localOrg, agent.id);
+      const answer = await local.clickToCall({ token: creds.apiToken, secret: creds.apiSecret, body: { phone: nextPhone() } });
+      const callId = answer.body.callId;
+      const delivery = await waitFor('a first attempt', async () => {
+        const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body.data;
+        return d?.attempts.length === 1 && d.nextAttemptAt !== null && Date.parse(d.nextAttemptAt) - Date.now() < 60_000 ? d : undefined;
+      });
+      // Scheduled 1 s (jitter would make it at most 1.2 s); the receiver asked for an hour; 2 s is the most.
+      const wait = (Date.parse(delivery.nextAttemptAt) - Date.parse(delivery.attempts[0].at)) / 1000;
+      expect(wait).toBeGreaterThan(1.9);
+      expect(wait).toBeLessThan(2.5);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('sends both signatures while a rotated-out secret overlaps, each verifiable on its own', async () => {
+    const hook = await receiver();
+    const { integration, creds } = await agentWithIntegration(hook.url);
+    const rotated = await t.request('POST', `/v1/integrations/${integration.id}/rotate-secret`, { headers: org.auth });
+    await settled(await call(creds));
+    const [received] = hook.requests as [ReceivedRequest];
+    const headers = received.headers as Record<string, string>;
+    expect(headers['x-webhook-signature']).toBe(createHmac('sha256', rotated.body.signingSecret).update(received.body).digest('hex'));
+    expect(headers['x-webhook-signature-previous']).toBe(
+      createHmac('sha256', integration.signingSecret).update(received.body).digest('hex'),
+    );
+    expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(integration.signingSecret).verify(received.body, headers)).not.toThrow();
+    expect(() => new Webhook(rotated.body.signingSecret).verify(received.body, headers)).not.toThrow();
+  });
+
+  it('leaves the signature headers out when signing is off, and keeps webhook-id for de-duplication', async () => {
+    const hook = await receiver();
+    const { creds } = await agentWithIntegration(hook.url, {}, { signing: false });
+    const [delivery] = await settled(await call(creds));
+    const [received] = hook.requests as [ReceivedRequest];
+    expect(received.headers['x-webhook-signature']).toBeUndefined();
+    expect(received.headers['webhook-signature']).toBeUndefined();
+    expect(received.headers['webhook-id']).toBe(delivery.webhookId);
+  });
+
+  it('delivers only to integrations whose trigger conditions the call meets', async () => {
+    const everything = await receiver();
+    const soldOnly = await receiver();
+    const longOnly = await receiver();
+    const agent = await t.createAgent(org, {
+      simulator: { outcome: { status: 'NOT_INTERESTED', collectedData: { email: 'ada@example.com' } }, durationSeconds: 12 },
+    });
+    const add = (url: string, triggerConditions?: unknown) =>
+      t.request('POST', `/v1/agents/${agent.id}/integrations`, { headers: org.auth, body: { url, triggerConditions } });
+    await add(everything.url);
+    await add(soldOnly.url, { conditions: [{ field: 'status', operator: 'equals', value: 'SOLD' }] });
+    await add(longOnly.url, {
+      match: 'any',
+      conditions: [
+        { field: 'durationSeconds', operator: 'gt', value: 60 },
+        { field: 'collectedData.email', operator: 'contains', value: '@example.com' },
+        { field: 'variables.name', operator: 'in', value: ['Grace'] },
+      ],
+    });
+    const creds = await t.credentials(org, agent.id);
+    const callId = await call(creds);
+    const list = await waitFor('two delivered and the third dropped', async () => {
+      const l = await deliveriesOf(callId);
+      return l.length === 2 && l.every((d) => d.state === 'delivered') ? l : undefined;
+    });
+    expect(list).toHaveLength(2);
+    expect(everything.requests).toHaveLength(1);
+    expect(longOnly.requests).toHaveLength(1);
+    expect(soldOnly.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['no_answer', 'NO_ANSWER', 'no_answer'],
+    ['busy', 'BUSY', 'busy'],
+    ['voicemail', 'VOICEMAIL', 'voicemail'],
+    ['fail_to_start', 'FAILED', 'failed_to_start'],
+  ])('delivers the outcome of a call that was not answered: %s', async (answer, status, endedReason) => {
+    const hook = await receiver();
+    const { creds } = await agentWithIntegration(hook.url, { simulator: { answer } });
+    // A start the provider refuses is answered ctc:008 (500) with the call's id; its outcome is delivered too.
+    const callId = await call(creds, {}, answer === 'fail_to_start' ? 500 : 200);
+    await settled(callId);
+    const body = JSON.parse((hook.requests[0] as ReceivedRequest).body);
+    expect(body).toMatchObject({ callId, status, endedReason, durationSeconds: 0 });
+  });
+
+  it('delivers the outcome of a call the duration sweep closed', async () => {
+    const hook = await receiver();
+    const { creds } = await agentWithIntegration(hook.url, {
+      maxCallDurationSeconds: 1,
+      simulator: { delayMs: 600_000 },
+    });
+    const callId = await call(creds);
+    await settled(callId);
+    const body = JSON.parse((hook.requests[0] as ReceivedRequest).body);
+    expect(body).toMatchObject({ callId, status: 'FAILED', endedReason: 'timeout' });
+  });
+
+  it('cuts a payload over 256 KiB, oldest turns first, and says so', async () => {
+    const hook = await receiver();
+    const turns = Array.from({ length: 100 }, (_, i) => ({ role: 'user', text: `${i}: ${'é'.repeat(1990)}` }));
+    const { creds } = await agentWithIntegration(hook.url, { simulator: { turns } });
+    const [delivery] = await settled(await call(creds));
+    const received = hook.requests[0] as ReceivedRequest;
+    expect(Buffer.byteLength(received.body)).toBeLessThanOrEqual(256 * 1024);
+    const body = JSON.parse(received.body);
+    expect(body.truncated.transcriptTurnsRemoved).toBeGreaterThan(0);
+    expect(body.transcript.at(-1).text).toMatch(/^99: /);
+    expect(delivery.payloadTruncated).toBe(true);
+  });
+
+  it('retries by hand with the same webhook-id, and lists deliveries by integration and state', async () => {
+    const hook = await receiver();
+    const { integration, creds } = await agentWithIntegration(hook.url);
+    const callId = await call(creds);
+    const [delivery] = await settled(callId);
+    const retried = await t.request('POST', `/v1/deliveries/${delivery.id}/retry`, { headers: org.auth });
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({ id: delivery.id, state: 'pending', webhookId: delivery.webhookId });
+    const again = await waitFor('the second attempt', async () => {
+      const d = (await t.request('GET', `/v1/deliveries/${delivery.id}`, { headers: org.auth })).body;
+      return d.state === 'delivered' && d.attempts.length === 2 ? d : undefined;
+    });
+    expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual([delivery.webhookId, delivery.webhookId]);
+    expect(hook.requests[0]?.body).toBe(hook.requests[1]?.body);
+    expect(again.attemptCount).toBe(2);
+
+    const byIntegration = await t.request('GET', `/v1/deliveries?integrationId=${integration.id}&state=delivered`, {
+      headers: org.auth,
+    });
+    expect(byIntegration.body.data.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
+    const none = await t.request('GET', `/v1/deliveries?integrationId=${integration.id}&state=failed`, { headers: org.auth });
+    expect(none.body.data).toEqual([]);
+    const bad = await t.request('GET', '/v1/deliveries?state=lost', { headers: org.auth });
+    expect(bad.status).toBe(422);
+    expect((await t.request('POST', '/v1/deliveries/dlv_nope/retry', { headers: org.auth })).status).toBe(404);
+  });
+
+  it('does not let a receiver that hangs delay another integration', async () => {
+    const hanging: { end(): void }[] = [];
+    let hang = true;
+    const slow = await receiver((_request, response) => {
+      if (hang) hanging.push({ end: () => response.end() });
+      else response.end();
+    });
+    const fast = await receiver();
+    const stuck = await agentWithIntegration(slow.url);
+    const flowing = await agentWithIntegration(fast.url);
+    // More outcomes for the hanging receiver than it may hold at once, queued first.
+    const stuckCalls = await Promise.all(Array.from({ length: 24 }, () => call(stuck.creds)));
+    await waitFor('the hanging receiver to hold its share', () => (slow.requests.length >= 16 ? true : undefined));
+    const callId = await call(flowing.creds);
+    await settled(callId);
+    // Delivered while every request to the hanging receiver is still unanswered, and it holds no more than its share.
+    expect(hanging.length).toBe(slow.requests.length);
+    expect(slow.requests.length).toBe(16);
+    hang = false;
+    for (const h of hanging) h.end();
+    await Promise.all(stuckCalls.map((id) => settled(id)));
   });
 });

@@ -12,9 +12,17 @@ beforeAll(async () => {
   stranger = await t.signup('Stranger');
   const agent = await t.createAgent(owner);
   ids.agent = agent.id;
+  // The integration first, so the call's outcome makes a delivery.
+  const integration = await t.request('POST', `/v1/agents/${agent.id}/integrations`, {
+    headers: owner.auth,
+    body: { url: 'https://crm.example.com/hooks' },
+  });
+  ids.integration = integration.body.id;
   const creds = await t.credentials(owner, agent.id);
   const call = await t.clickToCall({ token: creds.apiToken, secret: creds.apiSecret });
   ids.call = call.body.callId;
+  const ended = await t.waitForCall(owner, call.body.callId, (c) => c.status === 'ended' && c.deliveries.length > 0);
+  ids.delivery = ended.deliveries[0].id;
   const key = await t.request('POST', '/v1/api-keys', { headers: owner.auth, body: { name: 'second' } });
   ids.apiKey = key.body.id;
   const tool = await t.request('POST', '/v1/tools', {
@@ -22,11 +30,6 @@ beforeAll(async () => {
     body: { name: 'owner_tool', method: 'GET', url: 'http://127.0.0.1:9/x' },
   });
   ids.tool = tool.body.id;
-  const integration = await t.request('POST', `/v1/agents/${agent.id}/integrations`, {
-    headers: owner.auth,
-    body: { url: 'https://crm.example.com/hooks' },
-  });
-  ids.integration = integration.body.id;
 });
 afterAll(() => t.close());
 
@@ -49,6 +52,8 @@ const byId: Record<string, { id: () => string; body?: unknown }> = {
   'PATCH /v1/integrations/:id': { id: () => ids.integration!, body: { url: 'https://evil.example.com/x' } },
   'DELETE /v1/integrations/:id': { id: () => ids.integration! },
   'POST /v1/integrations/:id/rotate-secret': { id: () => ids.integration! },
+  'GET /v1/deliveries/:id': { id: () => ids.delivery! },
+  'POST /v1/deliveries/:id/retry': { id: () => ids.delivery! },
 };
 
 describe('tenancy', () => {
@@ -96,7 +101,17 @@ describe('tenancy', () => {
   });
 
   it("list routes never show another organization's resources", async () => {
-    for (const path of ['/v1/agents', '/v1/calls', `/v1/calls?agentId=${ids.agent}`, '/v1/api-keys', '/v1/tools']) {
+    const lists = [
+      '/v1/agents',
+      '/v1/calls',
+      `/v1/calls?agentId=${ids.agent}`,
+      '/v1/api-keys',
+      '/v1/tools',
+      '/v1/deliveries',
+      `/v1/deliveries?callId=${ids.call}`,
+      `/v1/deliveries?integrationId=${ids.integration}`,
+    ];
+    for (const path of lists) {
       const response = await t.request('GET', path, { headers: stranger.auth });
       expect(response.status, path).toBe(200);
       const text = JSON.stringify(response.body);

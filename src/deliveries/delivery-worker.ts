@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { SecretBox } from '../lib/crypto.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import { buildOutcomePayload } from '../integrations/outcome-payload.js';
@@ -65,6 +66,8 @@ export function createDeliveryWorker({
   const work = new Set<Promise<void>>();
   const heldPerIntegration = new Map<string, number>();
   const abandon = new AbortController();
+  // Every attempt under way listens on it: hundreds at once is normal, not a leak.
+  setMaxListeners(0, abandon.signal);
   let running = false;
   let loop: Promise<void> = Promise.resolve();
   let wakeRequested = false;

@@ -1,0 +1,191 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from './helpers/database.js';
+import { type ServerProcess, startServerProcess } from './helpers/process.js';
+import { type Receiver, startReceiver } from './helpers/receiver.js';
+
+// The zero-loss promise of CONTRACT §5, checked the hard way: real server processes killed with
+// SIGKILL while outcomes are queued, claimed and in flight, then started again on the same data.
+
+const started: ServerProcess[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((p) => p.stop('SIGKILL')));
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const DELIVERY_ENV = {
+  SWITCHBOARD_SIGNUP: 'open',
+  SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+  SWITCHBOARD_RETRY_SCHEDULE: '0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5',
+  // A claim held by a killed process lapses after this; 60 s in production.
+  SWITCHBOARD_DELIVERY_LEASE_SECONDS: '3',
+};
+
+async function json(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+  const response = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess({ ...DELIVERY_ENV, ...env });
+  started.push(server);
+  return server;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** An organization with two agents sending outcomes to `hookUrl`: one whose calls end at once, one whose calls never end on their own. */
+async function setUp(url: string, hookUrl: string) {
+  const signup = await json(`${url}/v1/signup`, {
+    method: 'POST',
+    body: { organization: 'Crash', email: `c-${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse' },
+  });
+  const auth = { authorization: `Bearer ${signup.body.apiKey}` };
+  const agent = async (simulator: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    const created = await json(`${url}/v1/agents`, {
+      method: 'POST',
+      headers: auth,
+      body: { name: 'Crash agent', type: 'click_to_call', simulator, ...extra },
+    });
+    await json(`${url}/v1/agents/${created.body.id}/integrations`, { method: 'POST', headers: auth, body: { url: hookUrl } });
+    const creds = await json(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
+    return creds.body as { apiToken: string; apiSecret: string };
+  };
+  const quick = await agent({ turns: [{ role: 'user', text: 'Yes' }], outcome: { status: 'SOLD' } });
+  // Its calls are still open when the process dies; the duration sweep closes them after the restart.
+  const endless = await agent({ delayMs: 3_600_000 }, { maxCallDurationSeconds: 2 });
+  return { auth, quick, endless };
+}
+
+let phone = 1000;
+async function place(url: string, creds: { apiToken: string; apiSecret: string }): Promise<string> {
+  const body = JSON.stringify({ phone: `+1415556${String(phone++).padStart(4, '0')}` });
+  const response = await fetch(`${url}/api/click-to-call`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'api-key': creds.apiToken,
+      signature: createHmac('sha256', creds.apiSecret).update(body).digest('hex'),
+    },
+    body,
+  });
+  const answer = (await response.json()) as { callId: string };
+  expect(response.status).toBe(200);
+  return answer.callId;
+}
+
+/** A receiver that holds every request unanswered until `open()`, then answers 200; it records each call id received. */
+async function gatedReceiver() {
+  const held: (() => void)[] = [];
+  const delivered = new Set<string>();
+  let gate = true;
+  const receiver: Receiver = await startReceiver((request, response) => {
+    const answer = () => {
+      delivered.add(JSON.parse(request.body).callId);
+      response.writeHead(200);
+      response.end();
+    };
+    if (gate) held.push(() => response.destroy());
+    else answer();
+  });
+  cleanups.push(() => receiver.close());
+  return {
+    receiver,
+    delivered,
+    /** Requests held so far. */
+    get held() {
+      return held.length;
+    },
+    open() {
+      gate = false;
+      for (const drop of held.splice(0)) drop();
+    },
+  };
+}
+
+async function crashAndRecover(env: Record<string, string>) {
+  const hook = await gatedReceiver();
+  const first = await start(env);
+  const { auth, quick, endless } = await setUp(first.url, hook.receiver.url);
+
+  // Calls that end at once and are claimed, calls still queued behind them, calls still under way.
+  const accepted = await Promise.all([
+    ...Array.from({ length: 40 }, () => place(first.url, quick)),
+    ...Array.from({ length: 5 }, () => place(first.url, endless)),
+  ]);
+  await until('deliveries claimed and in flight', async () => (hook.held >= 16 ? true : undefined));
+  const before = await json(`${first.url}/v1/deliveries?state=pending&limit=100`, { headers: auth });
+  expect(before.body.data.length).toBeGreaterThan(16);
+
+  await first.stop('SIGKILL');
+  hook.open();
+
+  const second = await start(env);
+  await until(
+    'every accepted call delivered',
+    async () => (accepted.every((id) => hook.delivered.has(id)) ? true : undefined),
+  );
+  // Nothing lost, and the log agrees: every delivery ends delivered (each call has exactly one).
+  const log = await until('the log to settle', async () => {
+    const page = await json(`${second.url}/v1/deliveries?limit=100`, { headers: auth });
+    return page.body.data.every((d: { state: string }) => d.state === 'delivered') ? page.body.data : undefined;
+  });
+  expect(new Set(log.map((d: { callId: string }) => d.callId))).toEqual(new Set(accepted));
+  expect(log).toHaveLength(accepted.length);
+  await second.stop('SIGTERM');
+}
+
+describe('deliveries survive kill -9', () => {
+  it('on the embedded database: restarted on the same data dir, every outcome arrives', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-crash-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    await crashAndRecover({ SWITCHBOARD_DATA_DIR: dataDir });
+  }, 120_000);
+
+  it.runIf(process.env.TEST_DATABASE_URL)('on PostgreSQL: restarted against the same database, every outcome arrives', async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    await crashAndRecover({ DATABASE_URL: db.url as string, SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64') });
+  }, 120_000);
+});
+
+describe('graceful shutdown', () => {
+  it('on SIGTERM stops claiming, gives back the attempts still under way after the grace period, and exits', async () => {
+    const hook = await gatedReceiver();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-term-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { SWITCHBOARD_DATA_DIR: dataDir, SWITCHBOARD_SHUTDOWN_GRACE_MS: '300' };
+    const first = await start(env);
+    const { auth, quick } = await setUp(first.url, hook.receiver.url);
+    const callId = await place(first.url, quick);
+    await until('the attempt in flight', async () => (hook.held >= 1 ? true : undefined));
+
+    expect(await first.stop('SIGTERM')).toBe(0);
+    hook.open();
+    const second = await start(env);
+    const [delivery] = await until('the delivery', async () => {
+      const page = await json(`${second.url}/v1/deliveries?callId=${callId}`, { headers: auth });
+      return page.body.data[0]?.state === 'delivered' ? page.body.data : undefined;
+    }, 10_000);
+    // The abandoned attempt was given back, not counted: the one attempt logged is the one that succeeded.
+    expect(delivery.attempts).toMatchObject([{ status: 200 }]);
+    await second.stop('SIGTERM');
+  }, 60_000);
+});

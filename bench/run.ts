@@ -10,8 +10,9 @@ import { clickToCall } from './click-to-call.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/children.js';
 import { type Benchmark, type BenchmarkResult, formatResults } from './lib/report.js';
 import { toolCalls } from './tool-calls.js';
+import { webhooks } from './webhooks.js';
 
-const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls];
+const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls, webhooks];
 
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');

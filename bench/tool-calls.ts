@@ -19,16 +19,10 @@
  * Run alone: npx tsx bench/tool-calls.ts, or with every benchmark: npm run bench.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { type Database, openPglite, openPostgres } from '../src/db/client.js';
-import { openEmbeddedPostgres } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSecretBox } from '../src/lib/crypto.js';
 import { createOutboundClient } from '../src/lib/outbound-http.js';
@@ -36,18 +30,16 @@ import { createToolCallCache } from '../src/tools/tool-call-cache.js';
 import { createToolsRepository } from '../src/tools/tools.repository.js';
 import { createToolsService } from '../src/tools/tools.service.js';
 import { freePort, killAll, killChildrenOnExit, sleep, startChild } from './lib/children.js';
+import { benchEngines, ENGINE_LABEL, type Engine, openBenchDatabase } from './lib/database.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
 import { api, signup } from './lib/switchboard.js';
 
-const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CALLS = 200;
 /** Mean time between one call's tool calls in the 200-call load. */
 const PACE_MS = 1000;
 const WARMUP_MS = 1000;
 const DURATION_MS = 5000;
 const TARGET = { addedP50Ms: 1, addedP99Ms: 5 };
-
-type Engine = 'postgresql' | 'pglite';
 
 const log = (message: string) => process.stderr.write(`[tool-calls] ${message}\n`);
 
@@ -150,35 +142,9 @@ const LOADS = [
   },
 ];
 
-async function openDatabase(engine: Engine): Promise<{ database: Database; cleanup(): Promise<void> }> {
-  if (engine === 'pglite') {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-bench-tools-'));
-    const database = openPglite(await openEmbeddedPostgres(path.join(dir, 'pgdata')));
-    return {
-      database,
-      async cleanup() {
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  const name = `switchboard_bench_tools_${randomBytes(6).toString('hex')}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    database: openPostgres({ url: url.toString() }),
-    async cleanup() {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 async function measureEngine(engine: Engine, endpoint: string, rows: Row[], notes: string[]): Promise<void> {
-  const label = engine === 'postgresql' ? 'PostgreSQL' : 'PGlite';
-  const { database, cleanup } = await openDatabase(engine);
+  const label = ENGINE_LABEL[engine];
+  const { database, cleanup } = await openBenchDatabase(engine, 'tools');
   const masterKey = randomBytes(32);
   try {
     await migrate(database.db);
@@ -359,9 +325,8 @@ export const toolCalls: Benchmark = {
     const notes: string[] = [];
     const failures: string[] = [];
     const endpoint = await startEndpoint();
-    const engines = (process.env.BENCH_ENGINES ?? 'postgresql,pglite').split(',') as Engine[];
     try {
-      for (const engine of engines) {
+      for (const engine of benchEngines()) {
         try {
           await measureEngine(engine, endpoint.url, rows, notes);
         } catch (error) {

@@ -55,7 +55,11 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 async function setUp(url: string, hookUrl: string) {
   const signup = await json(`${url}/v1/signup`, {
     method: 'POST',
-    body: { organization: 'Crash', email: `c-${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse' },
+    body: {
+      organization: 'Crash',
+      email: `c-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'correct horse',
+    },
   });
   const auth = { authorization: `Bearer ${signup.body.apiKey}` };
   const agent = async (simulator: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
@@ -64,7 +68,11 @@ async function setUp(url: string, hookUrl: string) {
       headers: auth,
       body: { name: 'Crash agent', type: 'click_to_call', simulator, ...extra },
     });
-    await json(`${url}/v1/agents/${created.body.id}/integrations`, { method: 'POST', headers: auth, body: { url: hookUrl } });
+    await json(`${url}/v1/agents/${created.body.id}/integrations`, {
+      method: 'POST',
+      headers: auth,
+      body: { url: hookUrl },
+    });
     const creds = await json(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
     return creds.body as { apiToken: string; apiSecret: string };
   };
@@ -138,9 +146,8 @@ async function crashAndRecover(env: Record<string, string>) {
   hook.open();
 
   const second = await start(env);
-  await until(
-    'every accepted call delivered',
-    async () => (accepted.every((id) => hook.delivered.has(id)) ? true : undefined),
+  await until('every accepted call delivered', async () =>
+    accepted.every((id) => hook.delivered.has(id)) ? true : undefined,
   );
   // Nothing lost, and the log agrees: every delivery ends delivered (each call has exactly one).
   const log = await until('the log to settle', async () => {
@@ -159,11 +166,38 @@ describe('deliveries survive kill -9', () => {
     await crashAndRecover({ SWITCHBOARD_DATA_DIR: dataDir });
   }, 120_000);
 
-  it.runIf(process.env.TEST_DATABASE_URL)('on PostgreSQL: restarted against the same database, every outcome arrives', async () => {
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'on PostgreSQL: restarted against the same database, every outcome arrives',
+    async () => {
+      const db = await createTestDatabase();
+      cleanups.push(() => db.drop());
+      await crashAndRecover({
+        DATABASE_URL: db.url as string,
+        SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
+      });
+    },
+    120_000,
+  );
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('split roles on one PostgreSQL', () => {
+  it("an api process's call outcomes are delivered by a worker process, woken through the change feed", async () => {
+    const hook = await gatedReceiver();
+    hook.open();
     const db = await createTestDatabase();
     cleanups.push(() => db.drop());
-    await crashAndRecover({ DATABASE_URL: db.url as string, SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64') });
-  }, 120_000);
+    const shared = { DATABASE_URL: db.url as string, SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64') };
+    const apiProcess = await start({ ...shared, SWITCHBOARD_ROLE: 'api' });
+    const { quick } = await setUp(apiProcess.url, hook.receiver.url);
+    const before = await place(apiProcess.url, quick);
+    // No worker yet: the outcome waits in the table.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hook.delivered.has(before)).toBe(false);
+    await start({ ...shared, SWITCHBOARD_ROLE: 'worker' });
+    await until('the queued outcome delivered', async () => (hook.delivered.has(before) ? true : undefined), 15_000);
+    const after = await place(apiProcess.url, quick);
+    await until('a new outcome delivered', async () => (hook.delivered.has(after) ? true : undefined), 15_000);
+  }, 60_000);
 });
 
 describe('graceful shutdown', () => {
@@ -180,10 +214,14 @@ describe('graceful shutdown', () => {
     expect(await first.stop('SIGTERM')).toBe(0);
     hook.open();
     const second = await start(env);
-    const [delivery] = await until('the delivery', async () => {
-      const page = await json(`${second.url}/v1/deliveries?callId=${callId}`, { headers: auth });
-      return page.body.data[0]?.state === 'delivered' ? page.body.data : undefined;
-    }, 10_000);
+    const [delivery] = await until(
+      'the delivery',
+      async () => {
+        const page = await json(`${second.url}/v1/deliveries?callId=${callId}`, { headers: auth });
+        return page.body.data[0]?.state === 'delivered' ? page.body.data : undefined;
+      },
+      10_000,
+    );
     // The abandoned attempt was given back, not counted: the one attempt logged is the one that succeeded.
     expect(delivery.attempts).toMatchObject([{ status: 200 }]);
     await second.stop('SIGTERM');

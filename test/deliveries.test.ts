@@ -23,7 +23,11 @@ async function receiver(handler?: Parameters<typeof startReceiver>[0]) {
 }
 
 /** An agent on the simulator with an integration pointing at `url`. */
-async function agentWithIntegration(url: string, agent: Record<string, unknown> = {}, integration: Record<string, unknown> = {}) {
+async function agentWithIntegration(
+  url: string,
+  agent: Record<string, unknown> = {},
+  integration: Record<string, unknown> = {},
+) {
   const created = await t.createAgent(org, agent);
   const hook = await t.request('POST', `/v1/agents/${created.id}/integrations`, {
     headers: org.auth,
@@ -147,7 +151,11 @@ describe('call-outcome webhooks', () => {
       expect(() => wh.verify(r.body, r.headers as Record<string, string>)).not.toThrow();
     }
     expect(delivery.attempts.map((a: { status: number }) => a.status)).toEqual([500, 500, 204]);
-    expect(delivery.attempts[0]).toMatchObject({ error: 'HTTP 500', errorCode: 'webhook:http_status', responseExcerpt: 'not yet 1' });
+    expect(delivery.attempts[0]).toMatchObject({
+      error: 'HTTP 500',
+      errorCode: 'webhook:http_status',
+      responseExcerpt: 'not yet 1',
+    });
     expect(delivery.attemptCount).toBe(3);
   });
 
@@ -200,7 +208,10 @@ describe('call-outcome webhooks', () => {
   });
 
   it('disables an integration whose deliveries have all failed for the auto-disable period, and says so', async () => {
-    const local = await startTestApp({ SWITCHBOARD_RETRY_SCHEDULE: '0.5,0.5,0.5,0.5', SWITCHBOARD_AUTO_DISABLE_SECONDS: '1' });
+    const local = await startTestApp({
+      SWITCHBOARD_RETRY_SCHEDULE: '0.5,0.5,0.5,0.5',
+      SWITCHBOARD_AUTO_DISABLE_SECONDS: '1',
+    });
     try {
       const localOrg = await local.signup();
       let healthy = true;
@@ -231,11 +242,15 @@ describe('call-outcome webhooks', () => {
 
       // Enabled again by a person: the failing period starts over, and a success ends it.
       healthy = true;
-      const enabled = await local.request('PATCH', `/v1/integrations/${id}`, { headers: localOrg.auth, body: { enabled: true } });
+      const enabled = await local.request('PATCH', `/v1/integrations/${id}`, {
+        headers: localOrg.auth,
+        body: { enabled: true },
+      });
       expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
       const callId = await place();
       await waitFor('the next call delivered', async () => {
-        const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body.data;
+        const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body
+          .data;
         return d?.state === 'delivered' ? d : undefined;
       });
       expect((await integration()).body).toMatchObject({ enabled: true, failingSince: null });
@@ -253,13 +268,23 @@ describe('call-outcome webhooks', () => {
         response.end();
       });
       const agent = await local.createAgent(localOrg);
-      await local.request('POST', `/v1/agents/${agent.id}/integrations`, { headers: localOrg.auth, body: { url: hook.url } });
+      await local.request('POST', `/v1/agents/${agent.id}/integrations`, {
+        headers: localOrg.auth,
+        body: { url: hook.url },
+      });
       const creds = await local.credentials(localOrg, agent.id);
-      const answer = await local.clickToCall({ token: creds.apiToken, secret: creds.apiSecret, body: { phone: nextPhone() } });
+      const answer = await local.clickToCall({
+        token: creds.apiToken,
+        secret: creds.apiSecret,
+        body: { phone: nextPhone() },
+      });
       const callId = answer.body.callId;
       const delivery = await waitFor('a first attempt', async () => {
-        const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body.data;
-        return d?.attempts.length === 1 && d.nextAttemptAt !== null && Date.parse(d.nextAttemptAt) - Date.now() < 60_000 ? d : undefined;
+        const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body
+          .data;
+        return d?.attempts.length === 1 && d.nextAttemptAt !== null && Date.parse(d.nextAttemptAt) - Date.now() < 60_000
+          ? d
+          : undefined;
       });
       // Scheduled 1 s (jitter would make it at most 1.2 s); the receiver asked for an hour; 2 s is the most.
       const wait = (Date.parse(delivery.nextAttemptAt) - Date.parse(delivery.attempts[0].at)) / 1000;
@@ -277,7 +302,9 @@ describe('call-outcome webhooks', () => {
     await settled(await call(creds));
     const [received] = hook.requests as [ReceivedRequest];
     const headers = received.headers as Record<string, string>;
-    expect(headers['x-webhook-signature']).toBe(createHmac('sha256', rotated.body.signingSecret).update(received.body).digest('hex'));
+    expect(headers['x-webhook-signature']).toBe(
+      createHmac('sha256', rotated.body.signingSecret).update(received.body).digest('hex'),
+    );
     expect(headers['x-webhook-signature-previous']).toBe(
       createHmac('sha256', integration.signingSecret).update(received.body).digest('hex'),
     );
@@ -301,7 +328,10 @@ describe('call-outcome webhooks', () => {
     const soldOnly = await receiver();
     const longOnly = await receiver();
     const agent = await t.createAgent(org, {
-      simulator: { outcome: { status: 'NOT_INTERESTED', collectedData: { email: 'ada@example.com' } }, durationSeconds: 12 },
+      simulator: {
+        outcome: { status: 'NOT_INTERESTED', collectedData: { email: 'ada@example.com' } },
+        durationSeconds: 12,
+      },
     });
     const add = (url: string, triggerConditions?: unknown) =>
       t.request('POST', `/v1/agents/${agent.id}/integrations`, { headers: org.auth, body: { url, triggerConditions } });
@@ -387,7 +417,9 @@ describe('call-outcome webhooks', () => {
       headers: org.auth,
     });
     expect(byIntegration.body.data.map((d: { id: string }) => d.id)).toEqual([delivery.id]);
-    const none = await t.request('GET', `/v1/deliveries?integrationId=${integration.id}&state=failed`, { headers: org.auth });
+    const none = await t.request('GET', `/v1/deliveries?integrationId=${integration.id}&state=failed`, {
+      headers: org.auth,
+    });
     expect(none.body.data).toEqual([]);
     const bad = await t.request('GET', '/v1/deliveries?state=lost', { headers: org.auth });
     expect(bad.status).toBe(422);

@@ -1,7 +1,7 @@
+import type { DeliveryView } from '../deliveries/deliveries.service.js';
 import { notFound } from '../errors.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { CallEvent } from '../providers/voice-provider.js';
-import type { DeliveryView } from '../deliveries/deliveries.service.js';
 import type { ToolInvocationView } from '../tools/tools.service.js';
 import type { CallRow, CallsRepository, EndCall } from './calls.repository.js';
 
@@ -12,11 +12,7 @@ function iso(date: Date | null): string | null {
 }
 
 /** A call as the API shows it. */
-export function toCallView(
-  row: CallRow,
-  toolInvocations: ToolInvocationView[] = [],
-  deliveries: DeliveryView[] = [],
-) {
+export function toCallView(row: CallRow, toolInvocations: ToolInvocationView[] = [], deliveries: DeliveryView[] = []) {
   return {
     id: row.id,
     agentId: row.agentId,

@@ -182,7 +182,19 @@ export interface DeliveriesRepositoryOptions {
   disableAfterSeconds?: number;
 }
 
-export function createDeliveriesRepository(db: Db, { disableAfterSeconds = 5 * 24 * 3600 }: DeliveriesRepositoryOptions = {}) {
+export interface ClaimResult {
+  deliveries: ClaimedDelivery[];
+  /**
+   * Due deliveries the claim looked at (up to four times its limit): more than it claimed means
+   * work is waiting for this worker's per-integration room, which a finishing attempt frees.
+   */
+  dueCount: number;
+}
+
+export function createDeliveriesRepository(
+  db: Db,
+  { disableAfterSeconds = 5 * 24 * 3600 }: DeliveriesRepositoryOptions = {},
+) {
   // Completions arrive one by one as receivers answer: gathered for a few ms, one statement records
   // a batch of attempts, moves their deliveries on and updates their integrations' health.
   const completions = createBatcher(
@@ -278,7 +290,7 @@ export function createDeliveriesRepository(db: Db, { disableAfterSeconds = 5 * 2
      * Claims due deliveries, oldest due first, at most `perIntegration` held per integration: one
      * integration's backlog cannot take every slot. Rows other workers are claiming are skipped.
      */
-    async claim({ limit, perIntegration, room, leaseSeconds }: ClaimOptions): Promise<ClaimedDelivery[]> {
+    async claim({ limit, perIntegration, room, leaseSeconds }: ClaimOptions): Promise<ClaimResult> {
       const full = [...room].filter(([, left]) => left <= 0).map(([id]) => id);
       const partial = [...room].filter(([, left]) => left > 0);
       const result = await db.execute(sql`
@@ -309,16 +321,23 @@ export function createDeliveriesRepository(db: Db, { disableAfterSeconds = 5 * 2
           from picked where d.id = picked.id
           returning d.id, d.claim, d.call_id, d.integration_id, d.webhook_id, d.retries_used, d.final_attempt, d.payload
         )
-        select claimed.*, i.url, i.enabled, i.disabled_reason, i.authorization_sealed, i.signing, i.signing_secret_sealed,
-          case when i.previous_secret_expires_at > now() then i.previous_secret_sealed end as previous_secret_sealed,
-          i.trigger_conditions,
-          c.agent_id as call_agent_id, a.name as agent_name, c.from_number, c.to_number, c.outcome, c.ended_reason,
-          c.transcript, c.collected_data, c.variables, c.started_at, c.ended_at, c.duration_seconds
-        from claimed
-        join integrations i on i.id = claimed.integration_id
-        left join calls c on claimed.payload is null and c.id = claimed.call_id
-        left join agents a on a.id = c.agent_id`);
-      return rowsOf<Raw>(result).map(toClaimed);
+        select due_count.n as due_count, sent.* from (select count(*)::int as n from due) due_count
+        left join (
+          select claimed.*, i.url, i.enabled, i.disabled_reason, i.authorization_sealed, i.signing, i.signing_secret_sealed,
+            case when i.previous_secret_expires_at > now() then i.previous_secret_sealed end as previous_secret_sealed,
+            i.trigger_conditions,
+            c.agent_id as call_agent_id, a.name as agent_name, c.from_number, c.to_number, c.outcome, c.ended_reason,
+            c.transcript, c.collected_data, c.variables, c.started_at, c.ended_at, c.duration_seconds
+          from claimed
+          join integrations i on i.id = claimed.integration_id
+          left join calls c on claimed.payload is null and c.id = claimed.call_id
+          left join agents a on a.id = c.agent_id
+        ) sent on true`);
+      const rows = rowsOf<Raw>(result);
+      return {
+        deliveries: rows.filter((row) => row.id !== null).map(toClaimed),
+        dueCount: Number(rows[0]?.due_count ?? 0),
+      };
     },
 
     /** Records what became of a claimed delivery; a completion whose claim was superseded changes nothing. */

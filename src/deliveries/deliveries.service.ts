@@ -46,7 +46,12 @@ export interface DeliveriesServiceDeps {
   now?: () => Date;
 }
 
-export function createDeliveriesService({ repository, integrationOf, wake, now = () => new Date() }: DeliveriesServiceDeps) {
+export function createDeliveriesService({
+  repository,
+  integrationOf,
+  wake,
+  now = () => new Date(),
+}: DeliveriesServiceDeps) {
   async function withAttempts(rows: DeliveryRow[]): Promise<DeliveryView[]> {
     const attempts = await repository.attemptsOf(rows.map((row) => row.id));
     const byDelivery = groupBy(attempts, (a) => a.deliveryId);

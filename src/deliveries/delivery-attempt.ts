@@ -48,7 +48,13 @@ export function nextDelaySeconds(
 }
 
 export interface JudgedAttempt {
-  attempt: { status: number | null; latencyMs: number; error: string | null; errorCode: string | null; responseExcerpt: string | null };
+  attempt: {
+    status: number | null;
+    latencyMs: number;
+    error: string | null;
+    errorCode: string | null;
+    responseExcerpt: string | null;
+  };
   next: { state: 'delivered' | 'failed' } | { state: 'pending'; delaySeconds: number; retriesUsed: number };
   health: 'ok' | 'failing' | 'gone';
 }
@@ -61,7 +67,13 @@ export function judgeAttempt(
   const latencyMs = Math.round(result.latencyMs);
   if (result.ok && result.status >= 200 && result.status < 300) {
     return {
-      attempt: { status: result.status, latencyMs, error: null, errorCode: null, responseExcerpt: excerpt(result.body) },
+      attempt: {
+        status: result.status,
+        latencyMs,
+        error: null,
+        errorCode: null,
+        responseExcerpt: excerpt(result.body),
+      },
       next: { state: 'delivered' },
       health: 'ok',
     };

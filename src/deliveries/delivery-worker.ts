@@ -1,16 +1,16 @@
 import { setMaxListeners } from 'node:events';
-import type { SecretBox } from '../lib/crypto.js';
-import type { OutboundClient } from '../lib/outbound-http.js';
 import { buildOutcomePayload } from '../integrations/outcome-payload.js';
 import { matchesTriggerConditions } from '../integrations/trigger-conditions.js';
 import { signWebhook } from '../integrations/webhook-signature.js';
-import type { ClaimedCall, ClaimedDelivery, DeliveriesRepository, DeliveryCompletion } from './deliveries.repository.js';
-import {
-  judgeAttempt,
-  RESPONSE_EXCERPT_BYTES,
-  WEBHOOK_TIMEOUT_MS,
-  WEBHOOK_USER_AGENT,
-} from './delivery-attempt.js';
+import type { SecretBox } from '../lib/crypto.js';
+import type { OutboundClient } from '../lib/outbound-http.js';
+import type {
+  ClaimedCall,
+  ClaimedDelivery,
+  DeliveriesRepository,
+  DeliveryCompletion,
+} from './deliveries.repository.js';
+import { judgeAttempt, RESPONSE_EXCERPT_BYTES, WEBHOOK_TIMEOUT_MS, WEBHOOK_USER_AGENT } from './delivery-attempt.js';
 
 export interface DeliveryWorkerDeps {
   repository: DeliveriesRepository;
@@ -33,6 +33,11 @@ export interface DeliveryWorkerDeps {
 }
 
 const CLAIM_BATCH = 200;
+/**
+ * While due deliveries wait for room, claims start at least this far apart: room frees one attempt
+ * at a time, and a claim per freed slot would cost a statement per delivery.
+ */
+const BACKLOG_CLAIM_SPACING_MS = 5;
 
 function payloadCall(call: ClaimedCall) {
   return {
@@ -71,6 +76,9 @@ export function createDeliveryWorker({
   let running = false;
   let loop: Promise<void> = Promise.resolve();
   let wakeRequested = false;
+  /** Due deliveries are waiting for room this worker's attempts under way will free. */
+  let backlogged = false;
+  let lastClaimAt = 0;
   let wakeUp: (() => void) | undefined;
 
   // Secrets are opened once each: a worker sends thousands of deliveries per integration.
@@ -107,7 +115,11 @@ export function createDeliveryWorker({
   ): { body: string; stored?: { text: string; truncated: boolean } } | DeliveryCompletion {
     const base = { id: delivery.id, claim: delivery.claim, integrationId: delivery.integration.id };
     if (!delivery.integration.enabled) {
-      return { ...base, kind: 'failed_unsent', reason: delivery.integration.disabledReason ?? 'The integration is disabled' };
+      return {
+        ...base,
+        kind: 'failed_unsent',
+        reason: delivery.integration.disabledReason ?? 'The integration is disabled',
+      };
     }
     if (delivery.payload !== null) return { body: delivery.payload };
     const call = delivery.call;
@@ -137,10 +149,17 @@ export function createDeliveryWorker({
     }
     if (integration.signing) {
       const current = open(integration.signingSecretSealed, integration.id);
-      const previous = integration.previousSecretSealed ? open(integration.previousSecretSealed, integration.id) : undefined;
+      const previous = integration.previousSecretSealed
+        ? open(integration.previousSecretSealed, integration.id)
+        : undefined;
       Object.assign(
         headers,
-        signWebhook({ body, webhookId: delivery.webhookId, timestamp, secrets: previous ? [current, previous] : [current] }),
+        signWebhook({
+          body,
+          webhookId: delivery.webhookId,
+          timestamp,
+          secrets: previous ? [current, previous] : [current],
+        }),
       );
     } else {
       headers['webhook-id'] = delivery.webhookId;
@@ -214,7 +233,7 @@ export function createDeliveryWorker({
     if (left === 0) heldPerIntegration.delete(integrationId);
     else heldPerIntegration.set(integrationId, left);
     // Deliveries may be waiting for exactly this slot.
-    if (wasFull) wake();
+    if (wasFull || backlogged) wake();
   }
 
   async function run(): Promise<void> {
@@ -224,12 +243,21 @@ export function createDeliveryWorker({
         await pause(pollIntervalMs);
         continue;
       }
+      if (backlogged) {
+        // At least one turn of the event loop between claims: with the embedded database a claim runs
+        // on this thread, and back-to-back claims would leave no time to read the receivers' answers.
+        const wait = lastClaimAt + BACKLOG_CLAIM_SPACING_MS - performance.now();
+        await new Promise((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+        if (!running) continue;
+      }
       wakeRequested = false;
-      const limit = Math.min(free, CLAIM_BATCH);
+      lastClaimAt = performance.now();
+      const limit = Math.min(maxInFlight - held.size, CLAIM_BATCH);
       let claimed: ClaimedDelivery[] = [];
+      let dueCount = 0;
       try {
         const room = new Map([...heldPerIntegration].map(([id, count]) => [id, perIntegration - count]));
-        claimed = await repository.claim({ limit, perIntegration, room, leaseSeconds });
+        ({ deliveries: claimed, dueCount } = await repository.claim({ limit, perIntegration, room, leaseSeconds }));
       } catch (error) {
         onError(error);
         await pause(pollIntervalMs);
@@ -240,6 +268,7 @@ export function createDeliveryWorker({
         return;
       }
       for (const delivery of claimed) dispatch(delivery);
+      backlogged = dueCount > claimed.length;
       // A short claim means nothing more is due now: wait for news (a call ended, a slot freed) or the poll.
       if (claimed.length < limit && !wakeRequested) await pause(pollIntervalMs);
     }

@@ -3,7 +3,19 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
 
 /** Prefixes name what an id points at, so a misplaced id is obvious in a log line. */
-export type IdPrefix = 'org' | 'usr' | 'key' | 'ses' | 'agt' | 'call' | 'req' | 'tool' | 'tinv' | 'intg' | 'dlv' | 'msg';
+export type IdPrefix =
+  | 'org'
+  | 'usr'
+  | 'key'
+  | 'ses'
+  | 'agt'
+  | 'call'
+  | 'req'
+  | 'tool'
+  | 'tinv'
+  | 'intg'
+  | 'dlv'
+  | 'msg';
 
 /**
  * A new id: `<prefix>_` + 10 characters of millisecond time + 16 random characters.

@@ -45,9 +45,7 @@ export const deliveries = pgTable(
   },
   (t) => [
     // The queue: due deliveries in order, with the integration at hand for per-integration limits.
-    index('deliveries_due_idx')
-      .on(t.nextAttemptAt, t.integrationId)
-      .where(sql`${t.state} = 'pending'`),
+    index('deliveries_due_idx').on(t.nextAttemptAt, t.integrationId).where(sql`${t.state} = 'pending'`),
     index('deliveries_org_idx').on(t.organizationId, t.id),
     index('deliveries_integration_idx').on(t.integrationId, t.id),
     index('deliveries_call_idx').on(t.callId),

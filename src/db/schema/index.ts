@@ -1,6 +1,6 @@
 export * from './agents.js';
 export * from './calls.js';
+export * from './deliveries.js';
 export * from './integrations.js';
 export * from './organizations.js';
 export * from './tools.js';
-export * from './deliveries.js';

@@ -179,7 +179,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
           retryScheduleSeconds: config.retryScheduleSeconds ?? RETRY_SCHEDULE_SECONDS,
           shutdownGraceMs: config.shutdownGraceMs,
           leaseSeconds: config.deliveryLeaseSeconds,
-          onError: (err) => app.log.error({ err }, 'webhook delivery failed to record'),
+          onError: (err) => app.log.error({ err }, 'the webhook delivery worker hit an error'),
         });
   const due = createDueSignal(database.changes, (err) => app.log.warn({ err }, 'could not announce due deliveries'));
   if (deliveryWorker) due.subscribe(() => deliveryWorker.wake());

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
-import { type ServerProcess, startServerProcess } from './helpers/process.js';
+import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
 
 // The zero-loss promise of CONTRACT §5, checked the hard way: real server processes killed with
@@ -181,7 +181,7 @@ describe('deliveries survive kill -9', () => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('split roles on one PostgreSQL', () => {
-  it("an api process's call outcomes are delivered by a worker process, woken through the change feed", async () => {
+  it("an api process's call outcomes are delivered by a worker process", async () => {
     const hook = await gatedReceiver();
     hook.open();
     const db = await createTestDatabase();
@@ -193,7 +193,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('split roles on one PostgreSQL', (
     // No worker yet: the outcome waits in the table.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(hook.delivered.has(before)).toBe(false);
-    await start({ ...shared, SWITCHBOARD_ROLE: 'worker' });
+    // A worker serves no HTTP: it is ready once it says so.
+    const worker = runCli(['serve'], { ...DELIVERY_ENV, ...shared, SWITCHBOARD_ROLE: 'worker', LOG_LEVEL: 'info' });
+    cleanups.push(async () => {
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+    });
+    await until('the worker to start', async () => (worker.stdout().includes('worker started') ? true : undefined), 30_000);
     await until('the queued outcome delivered', async () => (hook.delivered.has(before) ? true : undefined), 15_000);
     const after = await place(apiProcess.url, quick);
     await until('a new outcome delivered', async () => (hook.delivered.has(after) ? true : undefined), 15_000);

@@ -13,9 +13,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { freePort, killAll, killChildrenOnExit, rssMb, sleep, startTsChild, waitUntilHealthy } from './lib/children.js';
+import { freePort, killAll, rssMb, runIfMain, sleep, startTsChild, waitUntilHealthy } from './lib/children.js';
 import { machineCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs } from './lib/cpu.js';
 import { type LoadResult, type LoadSpec, runLoad } from './lib/load.js';
 import { type StatementCounts, startCountingProxy } from './lib/pg-count-proxy.js';
@@ -464,17 +463,4 @@ export async function runClickToCall(): Promise<BenchmarkResult> {
 
 export const clickToCall: Benchmark = { name: 'click-to-call', run: runClickToCall };
 
-// Run alone: npx tsx bench/click-to-call.ts (after npm run build)
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { formatResults } = await import('./lib/report.js');
-  killChildrenOnExit();
-  let failed = true;
-  try {
-    const result = await runClickToCall();
-    process.stdout.write(formatResults([result]));
-    failed = result.failures.length > 0;
-  } finally {
-    killAll();
-  }
-  process.exit(failed ? 1 : 0);
-}
+await runIfMain(import.meta.url, clickToCall);

@@ -19,20 +19,17 @@
  * Run alone: npx tsx bench/tool-calls.ts, or with every benchmark: npm run bench.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { createSecretBox } from '../src/lib/crypto.js';
 import { createOutboundClient } from '../src/lib/outbound-http.js';
 import { createToolCallCache } from '../src/tools/tool-call-cache.js';
 import { createToolsRepository } from '../src/tools/tools.repository.js';
 import { createToolsService } from '../src/tools/tools.service.js';
-import { freePort, killAll, killChildrenOnExit, sleep, startChild } from './lib/children.js';
+import { freePort, runIfMain, sleep, startChild, waitForOutput } from './lib/children.js';
 import { benchEngines, ENGINE_LABEL, type Engine, openBenchDatabase } from './lib/database.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
-import { api, signup } from './lib/switchboard.js';
+import { api, signup, startInProcessServer } from './lib/switchboard.js';
 
 const CALLS = 200;
 /** Mean time between one call's tool calls in the 200-call load. */
@@ -50,8 +47,7 @@ async function startEndpoint(): Promise<{ url: string; stop(): Promise<void> }> 
     s.writeHead(200, { 'content-type': 'application/json' }); s.end('{"id":"L-1","status":"created"}'); }); })
     .listen(${port}, '127.0.0.1', () => console.log('listening'));`;
   const child = startChild(process.execPath, ['-e', script], { label: 'tool endpoint' });
-  for (let i = 0; i < 100 && !child.output().includes('listening'); i++) await sleep(50);
-  if (!child.output().includes('listening')) throw new Error(`the endpoint did not start: ${child.output()}`);
+  await waitForOutput(child, 'listening');
   return { url: `http://127.0.0.1:${port}`, stop: () => child.stop(2000) };
 }
 
@@ -148,16 +144,7 @@ async function measureEngine(engine: Engine, endpoint: string, rows: Row[], note
   const masterKey = randomBytes(32);
   try {
     await migrate(database.db);
-    const port = await freePort();
-    const config = loadConfig({
-      PORT: String(port),
-      LOG_LEVEL: 'silent',
-      SWITCHBOARD_SIGNUP: 'open',
-      SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
-    const app = await buildApp({ config, database, masterKey, logger: false });
-    await app.listen({ port, host: '127.0.0.1' });
-    const origin = `http://127.0.0.1:${port}`;
+    const { app, origin } = await startInProcessServer(database, masterKey);
     // The path under test, composed as the app composes it (src/app.ts).
     const outbound = createOutboundClient({ allowPrivateNetworks: true });
     const tools = createToolsService({
@@ -343,13 +330,4 @@ export const toolCalls: Benchmark = {
   },
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const { formatResults } = await import('./lib/report.js');
-  try {
-    process.stdout.write(formatResults([await toolCalls.run()]));
-  } finally {
-    killAll();
-  }
-  process.exit(0);
-}
+await runIfMain(import.meta.url, toolCalls);

@@ -14,22 +14,19 @@
  * Run alone: npx tsx bench/webhooks.ts, or with every benchmark: npm run bench.
  */
 import { randomBytes } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { Agent, request } from 'undici';
-import { buildApp } from '../src/app.js';
 import { createCallsRepository } from '../src/calls/calls.repository.js';
-import { loadConfig } from '../src/config.js';
 import { type Database, rowsOf } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createDueSignal } from '../src/deliveries/due-signal.js';
 import { buildOutcomePayload } from '../src/integrations/outcome-payload.js';
 import { newSigningSecret, signWebhook } from '../src/integrations/webhook-signature.js';
-import { freePort, killAll, killChildrenOnExit, sleep, startChild } from './lib/children.js';
+import { freePort, runIfMain, sleep, startChild, waitForOutput } from './lib/children.js';
 import { machineCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs } from './lib/cpu.js';
 import { benchEngines, ENGINE_LABEL, type Engine, openBenchDatabase } from './lib/database.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
-import { api, signup } from './lib/switchboard.js';
+import { api, signup, startInProcessServer } from './lib/switchboard.js';
 
 const FAST_AGENTS = 10;
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 20_000);
@@ -69,8 +66,7 @@ async function startReceiver(delayMs: number): Promise<{
       });
     }).listen(${port}, '127.0.0.1', () => console.log('listening'));`;
   const child = startChild(process.execPath, ['-e', script], { label: `receiver (${delayMs} ms)` });
-  for (let i = 0; i < 100 && !child.output().includes('listening'); i++) await sleep(50);
-  if (!child.output().includes('listening')) throw new Error(`the receiver did not start: ${child.output()}`);
+  await waitForOutput(child, 'listening');
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
@@ -203,22 +199,14 @@ async function endAtPace(
   return ended;
 }
 
-async function buildServer(database: Database, masterKey: Buffer, role: 'api' | 'all') {
-  const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    LOG_LEVEL: 'silent',
-    SWITCHBOARD_SIGNUP: 'open',
-    SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+/** The server under test; `api` serves HTTP only (no worker), `all` also delivers. */
+const buildServer = (database: Database, masterKey: Buffer, role: 'api' | 'all') =>
+  startInProcessServer(database, masterKey, {
     SWITCHBOARD_ROLE: role,
     SWITCHBOARD_SHUTDOWN_GRACE_MS: '200',
     // The duration sweep is not what is measured.
     SWITCHBOARD_SWEEP_INTERVAL_MS: '3600000',
   });
-  const app = await buildApp({ config, database, masterKey, logger: false });
-  await app.listen({ port, host: '127.0.0.1' });
-  return { app, origin: `http://127.0.0.1:${port}` };
-}
 
 async function deliveredCount(database: Database): Promise<number> {
   const result = await database.db.execute(sql`select count(*)::int as n from deliveries where state = 'delivered'`);
@@ -426,13 +414,4 @@ export const webhooks: Benchmark = {
   },
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  killChildrenOnExit();
-  const { formatResults } = await import('./lib/report.js');
-  try {
-    process.stdout.write(formatResults([await webhooks.run()]));
-  } finally {
-    killAll();
-  }
-  process.exit(0);
-}
+await runIfMain(import.meta.url, webhooks);

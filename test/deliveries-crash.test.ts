@@ -199,7 +199,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('split roles on one PostgreSQL', (
       worker.child.kill('SIGKILL');
       await worker.exited;
     });
-    await until('the worker to start', async () => (worker.stdout().includes('worker started') ? true : undefined), 30_000);
+    await until(
+      'the worker to start',
+      async () => (worker.stdout().includes('worker started') ? true : undefined),
+      30_000,
+    );
     await until('the queued outcome delivered', async () => (hook.delivered.has(before) ? true : undefined), 15_000);
     const after = await place(apiProcess.url, quick);
     await until('a new outcome delivered', async () => (hook.delivered.has(after) ? true : undefined), 15_000);

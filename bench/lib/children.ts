@@ -2,7 +2,8 @@ import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type BenchmarkResult, formatResults } from './report.js';
 
 /** The repository root (bench/lib/ is two levels down). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -130,4 +131,30 @@ export async function rssMb(pid: number): Promise<number> {
   const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
   if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
   return Number(match[1]) / 1024;
+}
+
+/**
+ * Runs `benchmark` and prints its table when `moduleUrl` is the script node was started with (a
+ * benchmark run alone: `npx tsx bench/<name>.ts`); exits 1 when something could not be measured.
+ */
+export async function runIfMain(moduleUrl: string, benchmark: { run(): Promise<BenchmarkResult> }): Promise<void> {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  killChildrenOnExit();
+  let failed = true;
+  try {
+    const result = await benchmark.run();
+    process.stdout.write(formatResults([result]));
+    failed = result.failures.length > 0;
+  } finally {
+    killAll();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+/** Waits until a child has printed `text` (a server saying it listens), at most `timeoutMs`. */
+export async function waitForOutput(child: Child, text: string, timeoutMs = 5000): Promise<void> {
+  for (let waited = 0; !child.output().includes(text); waited += 50) {
+    if (waited >= timeoutMs) throw new Error(`no "${text}" from the child: ${child.output()}`);
+    await sleep(50);
+  }
 }

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
 import { type Child, freePort, ROOT, sleep, startChild, waitUntilHealthy } from './children.js';
 
 export interface RunningSwitchboard {
@@ -149,4 +153,26 @@ export async function waitForCallsToEnd(origin: string, apiKey: string, timeoutM
     await sleep(50);
   }
   return null;
+}
+
+/**
+ * A server built in this process as `switchboard serve` builds it (src/app.ts), on `database`,
+ * listening on a free loopback port; `env` adds to the benchmark's settings.
+ */
+export async function startInProcessServer(
+  database: Database,
+  masterKey: Buffer,
+  env: Record<string, string> = {},
+): Promise<{ app: FastifyInstance; origin: string }> {
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    SWITCHBOARD_SIGNUP: 'open',
+    SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...env,
+  });
+  const app = await buildApp({ config, database, masterKey, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  return { app, origin: `http://127.0.0.1:${port}` };
 }

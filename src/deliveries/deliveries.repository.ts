@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
 import type { TranscriptTurn } from '../db/schema/index.js';
+import type { EndedCall } from '../integrations/outcome-payload.js';
 import type { TriggerConditions } from '../integrations/trigger-conditions.js';
 import { createBatcher } from '../lib/batcher.js';
 
@@ -42,21 +43,11 @@ export interface AttemptRow {
 }
 
 /** The call a first attempt builds its payload from (later attempts send the stored payload). */
-export interface ClaimedCall {
-  id: string;
-  agentId: string;
+export type ClaimedCall = Omit<EndedCall, 'startedAt' | 'endedAt'> & {
   agentName: string;
-  from: string | null;
-  to: string;
-  outcome: string | null;
-  endedReason: string | null;
-  transcript: TranscriptTurn[];
-  collectedData: Record<string, unknown>;
-  variables: Record<string, string>;
   startedAt: Date | null;
   endedAt: Date | null;
-  durationSeconds: number | null;
-}
+};
 
 /** A delivery a worker holds until `claim` is superseded or its lease lapses, with all it needs to send. */
 export interface ClaimedDelivery {

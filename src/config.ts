@@ -35,7 +35,7 @@ export interface Config {
    */
   readonly shutdownGraceMs: number;
   /**
-   * `SWITCHBOARD_DELIVERY_LEASE_SECONDS`, default 60: how long a claimed delivery stays with its
+   * `SWITCHBOARD_DELIVERY_LEASE_SECONDS`, default 50: how long a claimed delivery stays with its
    * worker; one whose worker died is claimed again after it. Shortened for tests.
    */
   readonly deliveryLeaseSeconds: number;
@@ -114,7 +114,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     retryScheduleSeconds: readRetrySchedule(env),
     autoDisableSeconds: readInteger(env, 'SWITCHBOARD_AUTO_DISABLE_SECONDS', 5 * 24 * 3600, 1, 365 * 24 * 3600),
     shutdownGraceMs: readInteger(env, 'SWITCHBOARD_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    deliveryLeaseSeconds: readInteger(env, 'SWITCHBOARD_DELIVERY_LEASE_SECONDS', 60, 1, 3600),
+    deliveryLeaseSeconds: readInteger(env, 'SWITCHBOARD_DELIVERY_LEASE_SECONDS', 50, 1, 3600),
     role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
     logLevel: env.LOG_LEVEL || 'info',

@@ -22,7 +22,7 @@ export interface DeliveryWorkerDeps {
   maxInFlight?: number;
   /** Attempts in flight at once per integration in this process, default 16. */
   perIntegration?: number;
-  /** How long a claim lasts: a delivery whose worker died is claimed again after it. Default 60. */
+  /** How long a claim lasts: a delivery whose worker died is claimed again after it. Default 50. */
   leaseSeconds?: number;
   /** How often an idle worker looks for due retries, default 500 ms (new deliveries wake it at once). */
   pollIntervalMs?: number;
@@ -59,7 +59,7 @@ export function createDeliveryWorker({
   retryScheduleSeconds,
   maxInFlight = 256,
   perIntegration = 16,
-  leaseSeconds = 60,
+  leaseSeconds = 50,
   pollIntervalMs = 500,
   shutdownGraceMs = 10_000,
   random = Math.random,

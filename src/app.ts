@@ -34,6 +34,9 @@ import { runPeriodically } from './jobs/periodic.js';
 import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
 import { createOutboundClient } from './lib/outbound-http.js';
+import { createProviderCredentialsRepository } from './provider-credentials/provider-credentials.repository.js';
+import { providerCredentialsRoutes } from './provider-credentials/provider-credentials.routes.js';
+import { createProviderCredentialsService } from './provider-credentials/provider-credentials.service.js';
 import { createSimulator } from './providers/simulator/simulator.js';
 import { createToolCallCache } from './tools/tool-call-cache.js';
 import { createToolsRepository } from './tools/tools.repository.js';
@@ -70,6 +73,7 @@ export const REDACTED_PATHS = [
   '*.apiKey',
   '*.apiSecret',
   '*.apiToken',
+  '*.webhookSecret',
   '*.password',
 ];
 
@@ -135,6 +139,9 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   });
 
   const { db } = database;
+  // How customers' hostnames resolve when a URL is saved (checked against the private-address guard).
+  const resolveHost = async (hostname: string) =>
+    (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
   const secretBox = createSecretBox(masterKey);
   const auth = createAuthService({ repository: createAuthRepository(db), signup: config.signup });
   // One pooled, address-guarded HTTP client for every request sent to a customer's endpoint.
@@ -148,6 +155,12 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     cache: createToolCallCache({ feed: database.changes }),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record a tool invocation'),
   });
+  const providerCredentials = createProviderCredentialsService({
+    repository: createProviderCredentialsRepository(db),
+    secretBox,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    resolve: resolveHost,
+  });
   const agents = createAgentsService({
     repository: createAgentsRepository(db),
     changes: database.changes,
@@ -155,13 +168,14 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     secretBox,
     publicUrl: config.publicUrl,
     missingToolIds: (organizationId, ids) => tools.missingIds(organizationId, ids),
+    credentialProviderOf: (organizationId, id) => providerCredentials.providerOf(organizationId, id),
   });
   const integrations = createIntegrationsService({
     repository: createIntegrationsRepository(db),
     secretBox,
     agentExists: (organizationId, agentId) => agents.exists(organizationId, agentId),
     allowPrivateNetworks: config.allowPrivateNetworks,
-    resolve: async (hostname) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address),
+    resolve: resolveHost,
   });
   const deliveriesRepository = createDeliveriesRepository(db, { disableAfterSeconds: config.autoDisableSeconds });
   // Webhooks get their own pool, with the contract's 5 s to connect.
@@ -215,6 +229,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   await app.register(async (managementApi) => {
     await managementApi.register(fastifyCookie);
     await managementApi.register(authRoutes, { auth });
+    await managementApi.register(providerCredentialsRoutes, { auth, credentials: providerCredentials });
     await managementApi.register(agentsRoutes, { auth, agents });
     await managementApi.register(toolsRoutes, { auth, tools });
     await managementApi.register(integrationsRoutes, { auth, integrations });

@@ -30,6 +30,11 @@ beforeAll(async () => {
     body: { name: 'owner_tool', method: 'GET', url: 'http://127.0.0.1:9/x' },
   });
   ids.tool = tool.body.id;
+  const credential = await t.request('POST', '/v1/provider-credentials', {
+    headers: owner.auth,
+    body: { provider: 'vapi', name: 'Owner Vapi', apiKey: 'owner_key_1234' },
+  });
+  ids.credential = credential.body.id;
 });
 afterAll(() => t.close());
 
@@ -53,6 +58,9 @@ const byId: Record<string, { id: () => string; body?: unknown }> = {
   'DELETE /v1/integrations/:id': { id: () => ids.integration! },
   'POST /v1/integrations/:id/rotate-secret': { id: () => ids.integration! },
   'GET /v1/deliveries/:id': { id: () => ids.delivery! },
+  'GET /v1/provider-credentials/:id': { id: () => ids.credential! },
+  'PATCH /v1/provider-credentials/:id': { id: () => ids.credential!, body: { name: 'Taken over' } },
+  'DELETE /v1/provider-credentials/:id': { id: () => ids.credential! },
   'POST /v1/deliveries/:id/retry': { id: () => ids.delivery! },
 };
 
@@ -84,6 +92,8 @@ describe('tenancy', () => {
     expect(keys.body.data.map((k: { id: string }) => k.id)).toContain(ids.apiKey);
     const tool = await t.request('GET', `/v1/tools/${ids.tool}`, { headers: owner.auth });
     expect(tool.body.description).toBe('');
+    const credential = await t.request('GET', `/v1/provider-credentials/${ids.credential}`, { headers: owner.auth });
+    expect(credential.body.name).toBe('Owner Vapi');
     const integration = await t.request('GET', `/v1/integrations/${ids.integration}`, { headers: owner.auth });
     expect(integration.body).toMatchObject({
       url: 'https://crm.example.com/hooks',
@@ -107,6 +117,7 @@ describe('tenancy', () => {
       `/v1/calls?agentId=${ids.agent}`,
       '/v1/api-keys',
       '/v1/tools',
+      '/v1/provider-credentials',
       '/v1/deliveries',
       `/v1/deliveries?callId=${ids.call}`,
       `/v1/deliveries?integrationId=${ids.integration}`,

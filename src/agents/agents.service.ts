@@ -105,9 +105,6 @@ function checkAgent(agent: AgentSettings): FieldProblem[] {
   }
   if (agent.provider === 'simulator' && agent.providerCredentialId != null) {
     problems.push({ path: '$.providerCredentialId', message: 'must be null for the simulator provider' });
-  } else if (agent.providerCredentialId != null) {
-    // Provider credentials are not part of this release yet: no id can name one.
-    problems.push({ path: '$.providerCredentialId', message: 'no provider credential with this id exists' });
   }
   const scenario = agent.simulator as SimulatorScenario | null | undefined;
   const status = scenario?.outcome?.status;
@@ -127,6 +124,8 @@ export interface AgentsServiceDeps {
   publicUrl: string;
   /** Of these tool ids, those that name no tool of the organization. */
   missingToolIds: (organizationId: string, ids: string[]) => Promise<string[]>;
+  /** The provider of the organization's credential with this id; undefined when there is none. */
+  credentialProviderOf: (organizationId: string, id: string) => Promise<string | undefined>;
 }
 
 export function createAgentsService({
@@ -136,6 +135,7 @@ export function createAgentsService({
   secretBox,
   publicUrl,
   missingToolIds,
+  credentialProviderOf,
 }: AgentsServiceDeps) {
   const endpoint = `${publicUrl}/api/click-to-call`;
 
@@ -147,9 +147,26 @@ export function createAgentsService({
     return row;
   }
 
-  /** `checkAgent`'s problems, and each attached tool id that names no tool of the organization. */
+  /**
+   * `checkAgent`'s problems, each attached tool id that names no tool of the organization, and a
+   * provider credential that is not the organization's or not for the agent's provider.
+   */
   async function problemsOf(organizationId: string, agent: AgentSettings, toolIds: string[]): Promise<FieldProblem[]> {
     const problems = checkAgent(agent);
+    if (agent.provider !== 'simulator' && agent.providerCredentialId != null) {
+      const provider = await credentialProviderOf(organizationId, agent.providerCredentialId);
+      if (provider === undefined) {
+        problems.push({
+          path: '$.providerCredentialId',
+          message: 'no provider credential with this id exists in the organization',
+        });
+      } else if (provider !== agent.provider) {
+        problems.push({
+          path: '$.providerCredentialId',
+          message: `is a ${provider} credential; the agent's provider is ${agent.provider}`,
+        });
+      }
+    }
     const missing = new Set(await missingToolIds(organizationId, toolIds));
     toolIds.forEach((id, index) => {
       if (missing.has(id))

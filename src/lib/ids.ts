@@ -15,7 +15,8 @@ export type IdPrefix =
   | 'tinv'
   | 'intg'
   | 'dlv'
-  | 'msg';
+  | 'msg'
+  | 'pcr';
 
 /**
  * A new id: `<prefix>_` + 10 characters of millisecond time + 16 random characters.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
+import { providerCredentials } from './provider-credentials.js';
 
 export const agents = pgTable(
   'agents',
@@ -13,7 +14,10 @@ export const agents = pgTable(
     type: text('type').notNull(),
     enabled: boolean('enabled').notNull(),
     provider: text('provider').notNull(),
-    providerCredentialId: text('provider_credential_id'),
+    // Deleting a credential in use by a live agent is refused; soft-deleted agents simply lose it.
+    providerCredentialId: text('provider_credential_id').references(() => providerCredentials.id, {
+      onDelete: 'set null',
+    }),
     prompt: text('prompt').notNull(),
     firstMessage: text('first_message').notNull(),
     fromNumber: text('from_number'),
@@ -40,5 +44,6 @@ export const agents = pgTable(
   (t) => [
     uniqueIndex('agents_api_token_hash_uq').on(t.apiTokenHash),
     index('agents_org_idx').on(t.organizationId, t.id).where(sql`${t.deletedAt} is null`),
+    index('agents_provider_credential_idx').on(t.providerCredentialId),
   ],
 );

@@ -3,4 +3,5 @@ export * from './calls.js';
 export * from './deliveries.js';
 export * from './integrations.js';
 export * from './organizations.js';
+export * from './provider-credentials.js';
 export * from './tools.js';

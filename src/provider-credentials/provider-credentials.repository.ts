@@ -1,0 +1,83 @@
+import { and, count, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { type Db, isUniqueViolation, rowsOf } from '../db/client.js';
+import { agents, providerCredentials } from '../db/schema/index.js';
+
+export type ProviderCredentialRow = typeof providerCredentials.$inferSelect;
+export type NewProviderCredentialRow = typeof providerCredentials.$inferInsert;
+
+/** The name is taken in the organization. */
+export class CredentialNameTakenError extends Error {}
+
+export function createProviderCredentialsRepository(db: Db) {
+  const ofOrganization = (organizationId: string, id: string) =>
+    and(eq(providerCredentials.organizationId, organizationId), eq(providerCredentials.id, id));
+
+  const nameTaken = (error: unknown): never => {
+    throw isUniqueViolation(error) ? new CredentialNameTakenError() : error;
+  };
+
+  return {
+    async insert(row: NewProviderCredentialRow): Promise<ProviderCredentialRow> {
+      const [inserted] = await db.insert(providerCredentials).values(row).returning().catch(nameTaken);
+      if (!inserted) throw new Error('insert returned no row');
+      return inserted;
+    },
+
+    async find(organizationId: string, id: string): Promise<ProviderCredentialRow | undefined> {
+      const rows = await db.select().from(providerCredentials).where(ofOrganization(organizationId, id)).limit(1);
+      return rows[0];
+    },
+
+    /** Newest first; `beforeId` is the last id of the previous page. */
+    async list(
+      organizationId: string,
+      options: { beforeId?: string; limit: number },
+    ): Promise<ProviderCredentialRow[]> {
+      return db
+        .select()
+        .from(providerCredentials)
+        .where(
+          and(
+            eq(providerCredentials.organizationId, organizationId),
+            options.beforeId ? lt(providerCredentials.id, options.beforeId) : undefined,
+          ),
+        )
+        .orderBy(desc(providerCredentials.id))
+        .limit(options.limit);
+    },
+
+    async update(
+      organizationId: string,
+      id: string,
+      changes: Partial<NewProviderCredentialRow>,
+    ): Promise<ProviderCredentialRow | undefined> {
+      const rows = await db
+        .update(providerCredentials)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(ofOrganization(organizationId, id))
+        .returning()
+        .catch(nameTaken);
+      return rows[0];
+    },
+
+    /**
+     * Deletes the credential unless a live agent uses it, checked in the same statement; agents
+     * deleted earlier lose it (ON DELETE SET NULL).
+     */
+    async removeUnused(organizationId: string, id: string): Promise<'deleted' | 'in_use' | 'not_found'> {
+      const result = await db.execute(sql`
+        delete from provider_credentials p
+        where p.organization_id = ${organizationId} and p.id = ${id}
+          and not exists (select 1 from agents a where a.provider_credential_id = p.id and a.deleted_at is null)
+        returning p.id`);
+      if (rowsOf(result).length > 0) return 'deleted';
+      const [row] = await db
+        .select({ n: count() })
+        .from(agents)
+        .where(and(eq(agents.providerCredentialId, id), isNull(agents.deletedAt)));
+      return Number(row?.n ?? 0) > 0 ? 'in_use' : 'not_found';
+    },
+  };
+}
+
+export type ProviderCredentialsRepository = ReturnType<typeof createProviderCredentialsRepository>;

@@ -1,0 +1,37 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { StringEnum } from '../lib/schema.js';
+
+export const CREDENTIAL_PROVIDERS = ['vapi', 'retell'] as const;
+export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number];
+
+const secret = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\r\\n\\0]*$', description });
+
+const name = Type.String({ minLength: 1, maxLength: 100 });
+const apiKey = secret("The provider's private API key. Write-only: read back masked.");
+const webhookSecret = Type.Union([
+  secret('What the provider signs or authenticates its webhooks with. Write-only: read back masked.'),
+  Type.Null(),
+]);
+const baseUrl = Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()], {
+  description: "The provider's API base URL; null for its public one.",
+});
+
+export const CreateProviderCredentialBody = Type.Object(
+  {
+    provider: StringEnum(CREDENTIAL_PROVIDERS),
+    name,
+    apiKey,
+    webhookSecret: Type.Optional(webhookSecret),
+    baseUrl: Type.Optional(baseUrl),
+  },
+  { additionalProperties: false },
+);
+export type CreateProviderCredentialInput = Static<typeof CreateProviderCredentialBody>;
+
+/** The provider is fixed: agents using a credential rely on it; make a new credential instead. */
+export const UpdateProviderCredentialBody = Type.Partial(
+  Type.Object({ name, apiKey, webhookSecret, baseUrl }, { additionalProperties: false }),
+  { additionalProperties: false },
+);
+export type UpdateProviderCredentialInput = Static<typeof UpdateProviderCredentialBody>;

@@ -1,0 +1,174 @@
+import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
+import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
+import { newId } from '../lib/ids.js';
+import { outboundUrlProblems } from '../lib/outbound-url.js';
+import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import {
+  CredentialNameTakenError,
+  type ProviderCredentialRow,
+  type ProviderCredentialsRepository,
+} from './provider-credentials.repository.js';
+import type {
+  CreateProviderCredentialInput,
+  CredentialProvider,
+  UpdateProviderCredentialInput,
+} from './provider-credentials.schemas.js';
+
+export interface ProviderCredentialsServiceDeps {
+  repository: ProviderCredentialsRepository;
+  secretBox: SecretBox;
+  /** `SWITCHBOARD_ALLOW_PRIVATE_NETWORKS`: whether a base URL may name a private address. */
+  allowPrivateNetworks: boolean;
+  /** How a base URL's hostname resolves when it is saved; default: not resolved. */
+  resolve?: (hostname: string) => Promise<string[]>;
+}
+
+/** A credential opened for an adapter: the plain secrets, never shown through the API. */
+export interface OpenedProviderCredential {
+  id: string;
+  provider: CredentialProvider;
+  apiKey: string;
+  webhookSecret: string | null;
+  baseUrl: string | null;
+}
+
+function toView(row: ProviderCredentialRow) {
+  return {
+    id: row.id,
+    provider: row.provider as CredentialProvider,
+    name: row.name,
+    apiKey: SECRET_MASK,
+    apiKeyLast4: row.apiKeyLast4,
+    webhookSecret: row.webhookSecretSealed ? SECRET_MASK : null,
+    baseUrl: row.baseUrl,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export type ProviderCredentialView = ReturnType<typeof toView>;
+
+const nameConflict = () =>
+  new ApiError('conflict', 'A provider credential with this name exists', [
+    { path: '$.name', message: 'is taken in the organization' },
+  ]);
+
+/**
+ * Provider credentials (CONTRACT §2): the API key and webhook secret are sealed at rest with the
+ * credential's id as associated data and read back as the mask; writing the mask back keeps them.
+ */
+export function createProviderCredentialsService({
+  repository,
+  secretBox,
+  allowPrivateNetworks,
+  resolve,
+}: ProviderCredentialsServiceDeps) {
+  async function checkBaseUrl(baseUrl: string | null | undefined): Promise<void> {
+    if (baseUrl === undefined || baseUrl === null) return;
+    const problems: FieldProblem[] = (await outboundUrlProblems(baseUrl, { allowPrivateNetworks, resolve })).map(
+      (message) => ({ path: '$.baseUrl', message }),
+    );
+    if (problems.length > 0) throw validationError(problems);
+  }
+
+  async function findOrThrow(organizationId: string, id: string): Promise<ProviderCredentialRow> {
+    const row = await repository.find(organizationId, id);
+    if (!row) throw notFound('Provider credential');
+    return row;
+  }
+
+  const sealed = (id: string, value: string) => secretBox.encrypt(value, id);
+
+  return {
+    async create(organizationId: string, input: CreateProviderCredentialInput): Promise<ProviderCredentialView> {
+      await checkBaseUrl(input.baseUrl);
+      const id = newId('pcr');
+      try {
+        return toView(
+          await repository.insert({
+            id,
+            organizationId,
+            provider: input.provider,
+            name: input.name,
+            apiKeySealed: sealed(id, input.apiKey),
+            apiKeyLast4: input.apiKey.slice(-4),
+            webhookSecretSealed: input.webhookSecret ? sealed(id, input.webhookSecret) : null,
+            baseUrl: input.baseUrl ? input.baseUrl.replace(/\/+$/, '') : null,
+          }),
+        );
+      } catch (error) {
+        throw error instanceof CredentialNameTakenError ? nameConflict() : error;
+      }
+    },
+
+    async list(
+      organizationId: string,
+      query: { cursor?: string; limit?: number },
+    ): Promise<Page<ProviderCredentialView>> {
+      const limit = query.limit ?? 20;
+      const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      return toPage(await repository.list(organizationId, { beforeId, limit: limit + 1 }), limit, toView);
+    },
+
+    async get(organizationId: string, id: string): Promise<ProviderCredentialView> {
+      return toView(await findOrThrow(organizationId, id));
+    },
+
+    async update(
+      organizationId: string,
+      id: string,
+      patch: UpdateProviderCredentialInput,
+    ): Promise<ProviderCredentialView> {
+      await findOrThrow(organizationId, id);
+      await checkBaseUrl(patch.baseUrl);
+      const apiKey = patch.apiKey === undefined || patch.apiKey === SECRET_MASK ? undefined : patch.apiKey;
+      const webhookSecret = patch.webhookSecret === SECRET_MASK ? undefined : patch.webhookSecret;
+      try {
+        const updated = await repository.update(organizationId, id, {
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(apiKey !== undefined ? { apiKeySealed: sealed(id, apiKey), apiKeyLast4: apiKey.slice(-4) } : {}),
+          ...(webhookSecret !== undefined
+            ? { webhookSecretSealed: webhookSecret === null ? null : sealed(id, webhookSecret) }
+            : {}),
+          ...(patch.baseUrl !== undefined ? { baseUrl: patch.baseUrl ? patch.baseUrl.replace(/\/+$/, '') : null } : {}),
+        });
+        if (!updated) throw notFound('Provider credential');
+        return toView(updated);
+      } catch (error) {
+        throw error instanceof CredentialNameTakenError ? nameConflict() : error;
+      }
+    },
+
+    /** Refused (409) while a live agent uses it. */
+    async remove(organizationId: string, id: string): Promise<void> {
+      const outcome = await repository.removeUnused(organizationId, id);
+      if (outcome === 'not_found') throw notFound('Provider credential');
+      if (outcome === 'in_use') {
+        throw new ApiError(
+          'conflict',
+          'The credential is used by an agent: move the agent to another credential first',
+        );
+      }
+    },
+
+    /** The credential's provider, or undefined when the organization has no such credential. */
+    async providerOf(organizationId: string, id: string): Promise<CredentialProvider | undefined> {
+      return (await repository.find(organizationId, id))?.provider as CredentialProvider | undefined;
+    },
+
+    /** The credential with its secrets opened, for a provider adapter. */
+    async open(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
+      const row = await repository.find(organizationId, id);
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        provider: row.provider as CredentialProvider,
+        apiKey: secretBox.decrypt(row.apiKeySealed, row.id),
+        webhookSecret: row.webhookSecretSealed ? secretBox.decrypt(row.webhookSecretSealed, row.id) : null,
+        baseUrl: row.baseUrl,
+      };
+    },
+  };
+}
+
+export type ProviderCredentialsService = ReturnType<typeof createProviderCredentialsService>;

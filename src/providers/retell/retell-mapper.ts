@@ -1,0 +1,113 @@
+/**
+ * Retell's webhook payloads in our terms (NOTES.md "Retell", its OpenAPI `V2PhoneCallResponse`).
+ * The only place that knows Retell's shapes: everything returned here is a `CallEvent` or a plain value.
+ */
+import type { TranscriptTurn } from '../../db/schema/index.js';
+import type { CallEvent } from '../voice-provider.js';
+
+/** How a Retell call ended, in our outcome vocabulary; `answered` takes the agent's own outcome. */
+export type Disposition = 'answered' | 'NO_ANSWER' | 'BUSY' | 'VOICEMAIL' | 'FAILED';
+
+const FAILED = new Set([
+  'dial_failed',
+  'invalid_destination',
+  'telephony_provider_permission_denied',
+  'telephony_provider_unavailable',
+  'sip_routing_error',
+  'concurrency_limit_reached',
+  'no_valid_payment',
+  'scam_detected',
+  'marked_as_spam',
+  'registered_call_timeout',
+]);
+
+/**
+ * Retell's `disconnection_reason` as a disposition: `dial_no_answer` and `user_declined` are NO_ANSWER,
+ * `dial_busy` BUSY, `voicemail_reached` (or an analysis that says voicemail) VOICEMAIL, every
+ * `error_*` and every call that could not be placed FAILED, the rest (hang-ups, inactivity, maximum
+ * duration, transfers, an IVR) answered.
+ */
+export function retellDisposition(reason: string, inVoicemail = false): Disposition {
+  if (reason === 'dial_no_answer' || reason === 'user_declined') return 'NO_ANSWER';
+  if (reason === 'dial_busy') return 'BUSY';
+  if (reason === 'voicemail_reached' || inVoicemail) return 'VOICEMAIL';
+  if (reason.startsWith('error_') || FAILED.has(reason)) return 'FAILED';
+  return 'answered';
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const ms = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** Our call id, which we put in `metadata` when we start the call. */
+export function switchboardCallIdOf(call: Json): string | undefined {
+  return isObject(call.metadata) ? text(call.metadata.switchboardCallId) : undefined;
+}
+
+/** `transcript_object` as our transcript; each utterance is dated by its first word. */
+export function retellTranscript(
+  utterances: unknown,
+  startMs: number | undefined,
+  fallbackAt: string,
+): TranscriptTurn[] {
+  if (!Array.isArray(utterances)) return [];
+  const turns: TranscriptTurn[] = [];
+  for (const u of utterances) {
+    if (!isObject(u) || (u.role !== 'agent' && u.role !== 'user') || !text(u.content)) continue;
+    const firstWord = Array.isArray(u.words) && isObject(u.words[0]) ? ms(u.words[0].start) : undefined;
+    const at =
+      startMs !== undefined && firstWord !== undefined
+        ? new Date(startMs + firstWord * 1000).toISOString()
+        : fallbackAt;
+    turns.push({ role: u.role, text: u.content as string, at });
+  }
+  return turns;
+}
+
+/**
+ * A `call_ended` or `call_analyzed` call as our `ended` event. An answered call's outcome is the
+ * analysis's `custom_analysis_data.status` when it is one of the agent's outcomes, else COMPLETED;
+ * the other custom analysis fields and the collected dynamic variables are the collected data.
+ */
+export function retellEndedEvent(
+  call: Json,
+  callId: string,
+  outcomes: readonly string[],
+  now: () => Date = () => new Date(),
+): Extract<CallEvent, { type: 'ended' }> {
+  const endedReason = text(call.disconnection_reason) ?? 'unknown';
+  const analysis = isObject(call.call_analysis) ? call.call_analysis : {};
+  const disposition = retellDisposition(endedReason, analysis.in_voicemail === true);
+  const { status, ...custom } = isObject(analysis.custom_analysis_data) ? analysis.custom_analysis_data : {};
+  const outcome =
+    disposition !== 'answered'
+      ? disposition
+      : typeof status === 'string' && outcomes.includes(status)
+        ? status
+        : 'COMPLETED';
+  const startMs = ms(call.start_timestamp);
+  const endMs = ms(call.end_timestamp) ?? now().getTime();
+  const endedAt = new Date(endMs).toISOString();
+  const collected = isObject(call.collected_dynamic_variables) ? call.collected_dynamic_variables : {};
+  const answered = disposition === 'answered' && startMs !== undefined;
+  return {
+    type: 'ended',
+    callId,
+    at: new Date(endMs),
+    outcome,
+    endedReason,
+    ...(answered ? { answeredAt: new Date(startMs) } : {}),
+    transcript: retellTranscript(call.transcript_object, startMs, endedAt),
+    collectedData: { ...collected, ...custom },
+    durationSeconds: answered ? Math.max(0, Math.round((ms(call.duration_ms) ?? endMs - startMs) / 1000)) : 0,
+  };
+}
+
+/** `call_started`: the callee answered. */
+export function retellStartedEvent(call: Json, callId: string, now: () => Date = () => new Date()): CallEvent {
+  return { type: 'answered', callId, at: new Date(ms(call.start_timestamp) ?? now().getTime()) };
+}

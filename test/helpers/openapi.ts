@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+
+/** The providers' own published OpenAPI files (../shared/providers), the shapes fakes and fixtures must keep. */
+const SPECS = {
+  vapi: () => JSON.parse(readFileSync(new URL('../../../shared/providers/vapi-openapi.json', import.meta.url), 'utf8')),
+  retell: () => parse(readFileSync(new URL('../../../shared/providers/retell-openapi.yaml', import.meta.url), 'utf8')),
+};
+
+/**
+ * What the providers' files say that JSON Schema reads differently: an empty `enum` (refused), and
+ * `oneOf` whose alternatives overlap (Vapi's transcript messages differ only by a free-text `role`),
+ * read as `anyOf`.
+ */
+function cleaned(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(cleaned);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key, value]) => !(key === 'enum' && Array.isArray(value) && value.length === 0))
+      .map(([key, value]) => [key === 'oneOf' ? 'anyOf' : key, cleaned(value)]),
+  );
+}
+
+const ajvs = new Map<string, Ajv.default>();
+
+/**
+ * A validator for one of a provider's published schemas (`components.schemas.<name>`): required
+ * fields, types and enums as the provider publishes them. OpenAPI-only keywords are ignored.
+ */
+export function publishedSchema(provider: keyof typeof SPECS, name: string): ValidateFunction {
+  let ajv = ajvs.get(provider);
+  if (!ajv) {
+    ajv = addFormats.default(new Ajv.default({ strict: false, allErrors: true, validateFormats: false }));
+    ajv.addSchema(cleaned(SPECS[provider]()) as object, provider);
+    ajvs.set(provider, ajv);
+  }
+  const validate = ajv.getSchema(`${provider}#/components/schemas/${name}`);
+  if (!validate) throw new Error(`no schema ${name} in the ${provider} OpenAPI file`);
+  return validate;
+}
+
+/** Every value of an enum in a provider's published schema, found by a JSON pointer into `components.schemas`. */
+export function publishedEnum(provider: keyof typeof SPECS, pointer: string[]): string[] {
+  let node: unknown = SPECS[provider]().components.schemas;
+  for (const key of pointer) node = (node as Record<string, unknown>)[key];
+  return (node as { enum: string[] }).enum;
+}

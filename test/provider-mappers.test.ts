@@ -1,0 +1,268 @@
+import Retell from 'retell-sdk';
+import { describe, expect, it } from 'vitest';
+import { retellDisposition, retellEndedEvent, retellStartedEvent } from '../src/providers/retell/retell-mapper.js';
+import { verifyRetellSignature } from '../src/providers/retell/retell-signature.js';
+import {
+  switchboardCallIdOf,
+  vapiDisposition,
+  vapiEndedEvent,
+  vapiStatusEvent,
+  vapiToolCalls,
+  vapiToolResults,
+} from '../src/providers/vapi/vapi-mapper.js';
+import { publishedEnum, publishedSchema } from './helpers/openapi.js';
+
+const OUTCOMES = ['SOLD', 'INTERESTED', 'NOT_INTERESTED', 'COMPLETED'];
+
+describe('Vapi end reasons', () => {
+  it('maps the examples of NOTES.md as it says', () => {
+    expect(
+      Object.fromEntries(
+        [
+          'customer-ended-call',
+          'assistant-ended-call',
+          'customer-did-not-answer',
+          'customer-busy',
+          'voicemail',
+          'silence-timed-out',
+          'exceeded-max-duration',
+          'twilio-failed-to-connect-call',
+          'pipeline-error-openai-llm-failed',
+        ].map((reason) => [reason, vapiDisposition(reason)]),
+      ),
+    ).toEqual({
+      'customer-ended-call': 'answered',
+      'assistant-ended-call': 'answered',
+      'customer-did-not-answer': 'NO_ANSWER',
+      'customer-busy': 'BUSY',
+      voicemail: 'VOICEMAIL',
+      'silence-timed-out': 'answered',
+      'exceeded-max-duration': 'answered',
+      'twilio-failed-to-connect-call': 'FAILED',
+      'pipeline-error-openai-llm-failed': 'FAILED',
+    });
+  });
+
+  it('gives every end reason of the published OpenAPI file a disposition: errors and calls never connected are FAILED', () => {
+    const reasons = publishedEnum('vapi', ['ServerMessageEndOfCallReport', 'properties', 'endedReason']);
+    expect(reasons.length).toBeGreaterThan(600);
+    for (const reason of reasons) {
+      const disposition = vapiDisposition(reason);
+      if (/error|fail/.test(reason)) expect(disposition, reason).toBe('FAILED');
+      expect(['answered', 'NO_ANSWER', 'BUSY', 'VOICEMAIL', 'FAILED'], reason).toContain(disposition);
+    }
+    const answered = reasons.filter((reason) => vapiDisposition(reason) === 'answered');
+    expect(answered).toEqual(
+      expect.arrayContaining([
+        'customer-ended-call',
+        'assistant-said-end-call-phrase',
+        'call.in-progress.twilio-completed-call',
+      ]),
+    );
+    for (const reason of ['assistant-not-found', 'manually-canceled', 'vonage-rejected', 'call-deleted']) {
+      expect(vapiDisposition(reason), reason).toBe('FAILED');
+    }
+  });
+});
+
+/** An end-of-call report as Vapi sends it (checked against its published schema below). */
+const report = {
+  type: 'end-of-call-report',
+  endedReason: 'customer-ended-call',
+  startedAt: '2026-11-21T10:00:00.000Z',
+  endedAt: '2026-11-21T10:00:42.400Z',
+  call: {
+    id: 'vapi-call-1',
+    orgId: 'org-1',
+    createdAt: '2026-11-21T09:59:58.000Z',
+    updatedAt: '2026-11-21T10:00:42.400Z',
+    assistantOverrides: { metadata: { switchboardCallId: 'call_abc' } },
+  },
+  artifact: {
+    messages: [
+      { role: 'system', message: 'You are Sam.', time: 1795341600000, secondsFromStart: 0 },
+      { role: 'bot', message: 'Hi Ada!', time: 1795341601200, endTime: 1795341602000, secondsFromStart: 1.2 },
+      { role: 'user', message: 'Sign me up', time: 1795341604000, endTime: 1795341605000, secondsFromStart: 4 },
+      {
+        role: 'tool_call_result',
+        toolCallId: 't1',
+        name: 'create_lead',
+        result: '{"id":"L-1"}',
+        time: 1795341606000,
+        secondsFromStart: 6,
+      },
+    ],
+  },
+  analysis: { structuredData: { status: 'SOLD', email: 'ada@example.com' }, summary: 'Sold.' },
+};
+
+describe('Vapi reports', () => {
+  it('the fixtures keep the published shapes', () => {
+    const validate = publishedSchema('vapi', 'ServerMessageEndOfCallReport');
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    const status = { type: 'status-update', status: 'in-progress', timestamp: 1795341600000 };
+    expect(publishedSchema('vapi', 'ServerMessageStatusUpdate')(status)).toBe(true);
+  });
+
+  it('turns an end-of-call report into our end: outcome and collected data from structured data, transcript, duration', () => {
+    expect(switchboardCallIdOf(report)).toBe('call_abc');
+    expect(vapiEndedEvent(report, 'call_abc', OUTCOMES)).toEqual({
+      type: 'ended',
+      callId: 'call_abc',
+      at: new Date('2026-11-21T10:00:42.400Z'),
+      outcome: 'SOLD',
+      endedReason: 'customer-ended-call',
+      answeredAt: new Date('2026-11-21T10:00:00.000Z'),
+      transcript: [
+        { role: 'agent', text: 'Hi Ada!', at: new Date(1795341601200).toISOString() },
+        { role: 'user', text: 'Sign me up', at: new Date(1795341604000).toISOString() },
+        { role: 'tool', name: 'create_lead', text: '{"id":"L-1"}', at: new Date(1795341606000).toISOString() },
+      ],
+      collectedData: { email: 'ada@example.com' },
+      durationSeconds: 42,
+    });
+  });
+
+  it('uses COMPLETED when the status is not one of the agent’s outcomes, and the disposition for unanswered calls', () => {
+    const unknownStatus = { ...report, analysis: { structuredData: { status: 'MAYBE' } } };
+    expect(vapiEndedEvent(unknownStatus, 'c', OUTCOMES).outcome).toBe('COMPLETED');
+    const busy = vapiEndedEvent({ ...report, endedReason: 'customer-busy' }, 'c', OUTCOMES);
+    expect(busy).toMatchObject({ outcome: 'BUSY', endedReason: 'customer-busy', durationSeconds: 0 });
+    expect(busy.answeredAt).toBeUndefined();
+  });
+
+  it('reads status updates, and tool calls with arguments as an object or as JSON text', () => {
+    expect(vapiStatusEvent({ status: 'ringing', timestamp: 1795341600000 }, 'c')).toEqual({
+      type: 'ringing',
+      callId: 'c',
+      at: new Date(1795341600000),
+    });
+    expect(vapiStatusEvent({ status: 'in-progress' }, 'c')?.type).toBe('answered');
+    expect(vapiStatusEvent({ status: 'queued' }, 'c')).toBeUndefined();
+
+    const message = {
+      type: 'tool-calls',
+      toolWithToolCallList: [],
+      toolCallList: [
+        { id: 't1', type: 'function', function: { name: 'create_lead', arguments: { email: 'a@b.c' } } },
+        { id: 't2', type: 'function', function: { name: 'create_lead', arguments: '{"email":"d@e.f"}' } },
+        { id: 't3', type: 'function', function: { name: 'create_lead', arguments: '{not json' } },
+      ],
+    };
+    // The published schema has `arguments` as text; NOTES.md: it also arrives as an object.
+    const asText = { ...message, toolCallList: message.toolCallList.slice(1) };
+    expect(publishedSchema('vapi', 'ServerMessageToolCalls')(asText)).toBe(true);
+    expect(vapiToolCalls(message)).toEqual([
+      { toolCallId: 't1', name: 'create_lead', args: { email: 'a@b.c' } },
+      { toolCallId: 't2', name: 'create_lead', args: { email: 'd@e.f' } },
+      { toolCallId: 't3', name: 'create_lead', args: '{not json' },
+    ]);
+    const answer = vapiToolResults([
+      { toolCallId: 't1', name: 'create_lead', result: '{\n  "id": "L-1"\n}', error: false },
+      { toolCallId: 't3', name: 'create_lead', result: 'Error: bad\narguments', error: true },
+    ]);
+    expect(answer).toEqual({
+      results: [
+        { toolCallId: 't1', name: 'create_lead', result: '{ "id": "L-1" }' },
+        { toolCallId: 't3', name: 'create_lead', error: 'Error: bad arguments' },
+      ],
+    });
+    expect(publishedSchema('vapi', 'ServerMessageResponseToolCalls')(answer)).toBe(true);
+  });
+});
+
+describe('Retell disconnection reasons', () => {
+  it('gives every reason of the published OpenAPI file the disposition NOTES.md gives it', () => {
+    const expected: Record<string, string> = {
+      dial_no_answer: 'NO_ANSWER',
+      user_declined: 'NO_ANSWER',
+      dial_busy: 'BUSY',
+      voicemail_reached: 'VOICEMAIL',
+      dial_failed: 'FAILED',
+      invalid_destination: 'FAILED',
+      telephony_provider_permission_denied: 'FAILED',
+      telephony_provider_unavailable: 'FAILED',
+      sip_routing_error: 'FAILED',
+      concurrency_limit_reached: 'FAILED',
+      no_valid_payment: 'FAILED',
+      scam_detected: 'FAILED',
+      marked_as_spam: 'FAILED',
+      registered_call_timeout: 'FAILED',
+    };
+    const reasons = publishedEnum('retell', ['DisconnectionReason']);
+    expect(reasons).toContain('user_hangup');
+    for (const reason of reasons) {
+      const want = expected[reason] ?? (reason.startsWith('error_') ? 'FAILED' : 'answered');
+      expect(retellDisposition(reason), reason).toBe(want);
+    }
+    expect(retellDisposition('user_hangup', true)).toBe('VOICEMAIL');
+  });
+});
+
+/** A `call_analyzed` call as Retell sends it (checked against its published schema below). */
+const retellCall = {
+  call_type: 'phone_call',
+  from_number: '+14155550100',
+  to_number: '+14155550123',
+  direction: 'outbound',
+  call_id: 'retell-call-1',
+  agent_id: 'agent_1',
+  agent_version: 1,
+  call_status: 'ended',
+  metadata: { switchboardCallId: 'call_def' },
+  start_timestamp: 1795341600000,
+  end_timestamp: 1795341630000,
+  duration_ms: 30000,
+  disconnection_reason: 'user_hangup',
+  transcript_object: [
+    { role: 'agent', content: 'Hello Ada', words: [{ word: 'Hello', start: 0.5, end: 0.9 }] },
+    { role: 'user', content: 'Not now', words: [{ word: 'Not', start: 3, end: 3.2 }] },
+  ],
+  collected_dynamic_variables: { plan: 'pro' },
+  call_analysis: { in_voicemail: false, custom_analysis_data: { status: 'NOT_INTERESTED', reason: 'busy week' } },
+};
+
+describe('Retell calls', () => {
+  it('the fixture keeps the published shape', () => {
+    const validate = publishedSchema('retell', 'V2PhoneCallResponse');
+    expect(validate(retellCall), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('turns a call_analyzed call into our end, and call_started into the answer', () => {
+    expect(retellEndedEvent(retellCall, 'call_def', OUTCOMES)).toEqual({
+      type: 'ended',
+      callId: 'call_def',
+      at: new Date(1795341630000),
+      outcome: 'NOT_INTERESTED',
+      endedReason: 'user_hangup',
+      answeredAt: new Date(1795341600000),
+      transcript: [
+        { role: 'agent', text: 'Hello Ada', at: new Date(1795341600500).toISOString() },
+        { role: 'user', text: 'Not now', at: new Date(1795341603000).toISOString() },
+      ],
+      collectedData: { plan: 'pro', reason: 'busy week' },
+      durationSeconds: 30,
+    });
+    const voicemail = { ...retellCall, call_analysis: { in_voicemail: true } };
+    expect(retellEndedEvent(voicemail, 'c', OUTCOMES)).toMatchObject({ outcome: 'VOICEMAIL', durationSeconds: 0 });
+    expect(retellEndedEvent({ ...retellCall, call_analysis: {} }, 'c', OUTCOMES).outcome).toBe('COMPLETED');
+    expect(retellStartedEvent(retellCall, 'c')).toEqual({ type: 'answered', callId: 'c', at: new Date(1795341600000) });
+  });
+
+  it('verifies x-retell-signature as the SDK signs it, and nothing else', async () => {
+    const body = JSON.stringify({ event: 'call_ended', call: retellCall });
+    const signature = await Retell.sign(body, 'key_retell');
+    expect(await verifyRetellSignature(body, 'key_retell', signature)).toBe(true);
+    expect(await verifyRetellSignature(`${body} `, 'key_retell', signature)).toBe(false);
+    expect(await verifyRetellSignature(body, 'another_key', signature)).toBe(false);
+    expect(await verifyRetellSignature(body, 'key_retell', undefined)).toBe(false);
+    expect(await verifyRetellSignature(body, 'key_retell', 'v=1,d=00')).toBe(false);
+    // Signed ten minutes ago: refused.
+    const { createHmac } = await import('node:crypto');
+    const old = Date.now() - 10 * 60 * 1000;
+    const stale = `v=${old},d=${createHmac('sha256', 'key_retell')
+      .update(body + old)
+      .digest('hex')}`;
+    expect(await verifyRetellSignature(body, 'key_retell', stale)).toBe(false);
+  });
+});

@@ -37,8 +37,11 @@ import { createOutboundClient } from './lib/outbound-http.js';
 import { createProviderCredentialsRepository } from './provider-credentials/provider-credentials.repository.js';
 import { providerCredentialsRoutes } from './provider-credentials/provider-credentials.routes.js';
 import { createProviderCredentialsService } from './provider-credentials/provider-credentials.service.js';
+import { createProviderSync } from './providers/provider-sync.js';
+import { createProviderSyncRepository } from './providers/provider-sync.repository.js';
 import { createSimulator } from './providers/simulator/simulator.js';
 import { createToolCallCache } from './tools/tool-call-cache.js';
+import { compileAiSchema } from './tools/tool-definition.js';
 import { createToolsRepository } from './tools/tools.repository.js';
 import { toolsRoutes } from './tools/tools.routes.js';
 import { createToolsService } from './tools/tools.service.js';
@@ -154,12 +157,32 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     changes: database.changes,
     cache: createToolCallCache({ feed: database.changes }),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record a tool invocation'),
+    onToolChanged: (toolId) => providerSync.toolChanged(toolId),
   });
   const providerCredentials = createProviderCredentialsService({
     repository: createProviderCredentialsRepository(db),
     secretBox,
     allowPrivateNetworks: config.allowPrivateNetworks,
     resolve: resolveHost,
+  });
+  // Agents on real providers are published in the background; the providers' SDKs send through the
+  // guarded client, like every request to an address a customer chose.
+  const providerSync = createProviderSync({
+    repository: createProviderSyncRepository(db),
+    credentialOf: (organizationId, id) => providerCredentials.open(organizationId, id),
+    vapiClient: async (credential) => {
+      const { VapiClient } = await import('@vapi-ai/server-sdk');
+      return new VapiClient({
+        token: credential.apiKey,
+        ...(credential.baseUrl ? { baseUrl: credential.baseUrl } : {}),
+        fetch: outbound.fetch,
+        maxRetries: 0,
+        timeoutInSeconds: 15,
+      });
+    },
+    aiSchemaOf: (tool) => compileAiSchema(tool.parameters) as Record<string, unknown>,
+    publicUrl: config.publicUrl,
+    onError: (err, agentId) => app.log.error({ err, agentId }, 'publishing to the provider failed to record'),
   });
   const agents = createAgentsService({
     repository: createAgentsRepository(db),
@@ -242,6 +265,14 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     app.addHook('onReady', async () => deliveryWorker.start());
   }
   if (config.role !== 'api') {
+    const publishing = runPeriodically(
+      async () => {
+        while ((await providerSync.publishDue()) > 0) {}
+      },
+      config.publishIntervalMs,
+      (err) => app.log.error({ err }, 'publishing agents to their providers failed'),
+    );
+    app.addHook('onClose', () => publishing.stop());
     const sweep = runPeriodically(
       async () => {
         const closed = await calls.closeOverdueCalls();

@@ -39,6 +39,11 @@ export interface Config {
    * worker; one whose worker died is claimed again after it. Shortened for tests.
    */
   readonly deliveryLeaseSeconds: number;
+  /**
+   * `SWITCHBOARD_PUBLISH_INTERVAL_MS`, default 1000: how often a worker publishes agents whose
+   * settings or tools changed to their provider.
+   */
+  readonly publishIntervalMs: number;
   /** `SWITCHBOARD_ROLE`, default `all`: `api` serves HTTP only, `worker` runs background work only. */
   readonly role: Role;
   /** `SWITCHBOARD_SIGNUP`: `open` by default in embedded mode, `closed` with `DATABASE_URL`. */
@@ -115,6 +120,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     autoDisableSeconds: readInteger(env, 'SWITCHBOARD_AUTO_DISABLE_SECONDS', 5 * 24 * 3600, 1, 365 * 24 * 3600),
     shutdownGraceMs: readInteger(env, 'SWITCHBOARD_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     deliveryLeaseSeconds: readInteger(env, 'SWITCHBOARD_DELIVERY_LEASE_SECONDS', 50, 1, 3600),
+    publishIntervalMs: readInteger(env, 'SWITCHBOARD_PUBLISH_INTERVAL_MS', 1000, 50, 3_600_000),
     role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
     logLevel: env.LOG_LEVEL || 'info',

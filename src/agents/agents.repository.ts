@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { agents } from '../db/schema/index.js';
 
@@ -50,7 +50,14 @@ export function createAgentsRepository(db: Db) {
     async softDelete(organizationId: string, id: string): Promise<boolean> {
       const rows = await db
         .update(agents)
-        .set({ deletedAt: new Date(), apiTokenHash: null })
+        // An agent on a real provider is unpublished in the background.
+        .set({
+          deletedAt: new Date(),
+          apiTokenHash: null,
+          providerSyncState: sql`case when ${agents.provider} = 'simulator' then ${agents.providerSyncState} else 'pending' end`,
+          providerSyncDueAt: new Date(),
+          providerSyncAttempts: 0,
+        })
         .where(live(organizationId, id))
         .returning({ id: agents.id });
       return rows.length > 0;

@@ -34,7 +34,13 @@ export interface AgentView {
   toolIds: string[];
   outcomes: string[];
   simulator: SimulatorScenario | null;
-  providerSync: { state: 'synced' | 'pending' | 'failed'; error?: string; syncedAt?: string };
+  /** Publishing to the provider: the provider's error when it failed, its id for the agent once published. */
+  providerSync: {
+    state: 'synced' | 'pending' | 'failed';
+    error: string | null;
+    syncedAt: string | null;
+    providerAgentId?: string | null;
+  };
   /** Whether click-to-call can start calls through this agent (CONTRACT §2 "Configured"). */
   configured: boolean;
   /** The `{{variables}}` the prompt and first message use. */
@@ -84,14 +90,30 @@ function toView(row: AgentRow): AgentView {
     toolIds: row.toolIds,
     outcomes: row.outcomes,
     simulator: (row.simulator as SimulatorScenario | null) ?? null,
-    // The simulator has nothing to publish to; real providers' sync arrives with their adapters.
-    providerSync: { state: 'synced', syncedAt: row.updatedAt.toISOString() },
+    providerSync: providerSyncOf(row),
     configured: isConfigured(row),
     variables: placeholdersOf(row.prompt, row.firstMessage),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/** Where publishing to the provider stands; the simulator has nothing to publish to. */
+function providerSyncOf(row: AgentRow): AgentView['providerSync'] {
+  if (row.provider === 'simulator') return { state: 'synced', syncedAt: row.updatedAt.toISOString(), error: null };
+  return {
+    state: row.providerSyncState as AgentView['providerSync']['state'],
+    syncedAt: row.providerSyncedAt?.toISOString() ?? null,
+    error: row.providerSyncError,
+    providerAgentId: row.providerAgentId,
+  };
+}
+
+/** The columns that make an agent on a real provider publish again, in the background, now. */
+const publishAgain = (provider: string) =>
+  provider === 'simulator'
+    ? {}
+    : { providerSyncState: 'pending', providerSyncDueAt: new Date(), providerSyncAttempts: 0, providerSyncError: null };
 
 type AgentSettings = Omit<NewAgentRow, 'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'deletedAt'>;
 
@@ -214,7 +236,15 @@ export function createAgentsService({
       if (problems.length > 0) throw validationError(problems);
       const id = newId('agt');
       const credentials = settings.type === 'click_to_call' ? issueCredentials(secretBox, id).columns : {};
-      return toView(await repository.insert({ id, organizationId, ...settings, ...credentials }));
+      return toView(
+        await repository.insert({
+          id,
+          organizationId,
+          ...settings,
+          ...credentials,
+          ...publishAgain(settings.provider),
+        }),
+      );
     },
 
     async list(organizationId: string, query: { cursor?: string; limit?: number }): Promise<Page<AgentView>> {
@@ -248,7 +278,11 @@ export function createAgentsService({
       if (problems.length > 0) throw validationError(problems);
       const credentials =
         merged.type === 'click_to_call' && !current.apiTokenHash ? issueCredentials(secretBox, id).columns : {};
-      const updated = await repository.update(organizationId, id, { ...changed, ...credentials });
+      const updated = await repository.update(organizationId, id, {
+        ...changed,
+        ...credentials,
+        ...publishAgain(merged.provider),
+      });
       if (!updated) throw notFound('Agent');
       await announce(id);
       return toView(updated);

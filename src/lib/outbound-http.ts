@@ -45,6 +45,11 @@ export type OutboundResult =
 export interface OutboundClient {
   /** Sends one request. Never throws: failures come back as `{ok: false, failure}`. */
   send(request: OutboundRequest): Promise<OutboundResult>;
+  /**
+   * `fetch` through the same guarded pool (no redirects followed), for SDKs that take a fetch
+   * function (the providers'): their requests pass the private-address guard too.
+   */
+  fetch: typeof fetch;
   /** Closes the pooled connections once requests under way are done. */
   close(): Promise<void>;
 }
@@ -241,6 +246,10 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
 
   return {
     send,
+    fetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([import('undici'), agentOf()]);
+      return undiciFetch(input as never, { ...(init as object), redirect: 'manual', dispatcher } as never);
+    }) as unknown as typeof fetch,
     async close() {
       await (await agent)?.close();
     },

@@ -112,6 +112,8 @@ export interface ToolsServiceDeps {
   cache: ToolCallCache;
   /** An invocation record could not be written (it is written after the agent has its result). */
   onError?: (error: unknown, callId: string) => void;
+  /** A tool changed or was deleted: agents on real providers that use it publish again. */
+  onToolChanged?: (toolId: string) => Promise<void>;
 }
 
 export function createToolsService({
@@ -122,6 +124,7 @@ export function createToolsService({
   changes,
   cache,
   onError = () => {},
+  onToolChanged = async () => {},
 }: ToolsServiceDeps) {
   // Invocation records are written after the agent has its result, batched: a live call must not
   // wait for our bookkeeping. Until a call's records are written, what they collected is kept here
@@ -251,6 +254,7 @@ export function createToolsService({
       if (updated === 'name_taken') throw nameTaken();
       if (!updated) throw notFound('Tool');
       await changes.publish(TOOL_TOPIC, id);
+      await onToolChanged(id);
       return toToolView(updated);
     },
 
@@ -260,6 +264,7 @@ export function createToolsService({
       if (!detachedFrom) throw notFound('Tool');
       await changes.publish(TOOL_TOPIC, id);
       for (const agentId of detachedFrom) await changes.publish(AGENT_TOPIC, agentId);
+      await onToolChanged(id);
     },
 
     /** Of `ids`, those naming no tool of the organization. */

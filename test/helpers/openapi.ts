@@ -10,17 +10,25 @@ const SPECS = {
 };
 
 /**
- * What the providers' files say that JSON Schema reads differently: an empty `enum` (refused), and
- * `oneOf` whose alternatives overlap (Vapi's transcript messages differ only by a free-text `role`),
- * read as `anyOf`.
+ * What the providers' files say that JSON Schema reads differently, read as they mean it:
+ * - an empty `enum` (refused by JSON Schema) is dropped;
+ * - an `enum` written on an array as well as on its items (Vapi's `serverMessages`) applies to the items;
+ * - a `pattern` written as a JavaScript literal (`/^…$/`) is the expression between the slashes;
+ * - `oneOf` whose alternatives overlap (Vapi's transcript messages differ only by a free-text `role`)
+ *   is read as `anyOf`.
  */
 function cleaned(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(cleaned);
   if (typeof node !== 'object' || node === null) return node;
+  const schema = node as Record<string, unknown>;
+  const arrayEnum = schema.type === 'array' && 'items' in schema;
   return Object.fromEntries(
-    Object.entries(node)
-      .filter(([key, value]) => !(key === 'enum' && Array.isArray(value) && value.length === 0))
-      .map(([key, value]) => [key === 'oneOf' ? 'anyOf' : key, cleaned(value)]),
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === 'enum' && Array.isArray(value) && (value.length === 0 || arrayEnum)))
+      .map(([key, value]) => {
+        if (key === 'pattern' && typeof value === 'string' && /^\/.*\/$/.test(value)) return [key, value.slice(1, -1)];
+        return [key === 'oneOf' ? 'anyOf' : key, cleaned(value)];
+      }),
   );
 }
 

@@ -38,6 +38,17 @@ export const agents = pgTable(
     apiSecretSealed: text('api_secret_sealed'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The agent's id at its provider (Vapi assistant, Retell agent), once published. */
+    providerAgentId: text('provider_agent_id'),
+    /**
+     * Publishing to the provider: `pending` (due at `providerSyncDueAt`), `synced`, or `failed`
+     * with the provider's error; retried in the background.
+     */
+    providerSyncState: text('provider_sync_state').notNull().default('synced'),
+    providerSyncError: text('provider_sync_error'),
+    providerSyncAttempts: integer('provider_sync_attempts').notNull().default(0),
+    providerSyncDueAt: timestamp('provider_sync_due_at', { withTimezone: true }),
+    providerSyncedAt: timestamp('provider_synced_at', { withTimezone: true }),
     /** Soft delete: calls keep pointing at the agent that made them. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -45,5 +56,6 @@ export const agents = pgTable(
     uniqueIndex('agents_api_token_hash_uq').on(t.apiTokenHash),
     index('agents_org_idx').on(t.organizationId, t.id).where(sql`${t.deletedAt} is null`),
     index('agents_provider_credential_idx').on(t.providerCredentialId),
+    index('agents_provider_sync_due_idx').on(t.providerSyncDueAt).where(sql`${t.providerSyncState} = 'pending'`),
   ],
 );

@@ -1,0 +1,119 @@
+import type { VapiClient } from '@vapi-ai/server-sdk';
+import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
+import type { ClaimedAgent, ProviderSyncRepository, ToolRow } from './provider-sync.repository.js';
+import { type PublishableTool, publishToVapi, removeVapiTool, unpublishFromVapi } from './vapi/vapi-publisher.js';
+
+/** Delays between publishing attempts; after the last, the agent's sync is `failed` until it changes. */
+export const PUBLISH_RETRY_SECONDS = [5, 30, 120, 600, 1800];
+
+export interface ProviderSyncDeps {
+  repository: ProviderSyncRepository;
+  /** The organization's credential with its secrets opened. */
+  credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
+  /** A Vapi client for a credential (its key and base URL, our guarded fetch). */
+  vapiClient: (credential: OpenedProviderCredential) => Promise<VapiClient>;
+  /** What the model sees of a tool (its `aiSchema`). */
+  aiSchemaOf: (tool: ToolRow) => Record<string, unknown>;
+  /** Our public base URL: providers call `<publicUrl>/providers/<name>/webhook`. */
+  publicUrl: string;
+  retrySeconds?: readonly number[];
+  leaseSeconds?: number;
+  onError: (error: unknown, agentId?: string) => void;
+}
+
+function describe(error: unknown): string {
+  const e = error as { statusCode?: number; body?: unknown; message?: string };
+  const body = e.body === undefined ? '' : ` ${typeof e.body === 'string' ? e.body : JSON.stringify(e.body)}`;
+  const text = `${e.statusCode ? `HTTP ${e.statusCode}: ` : ''}${e.message ?? String(error)}${body}`;
+  return text.slice(0, 1000);
+}
+
+/**
+ * Keeps agents on real providers published: an agent whose settings or tools changed is `pending`;
+ * this claims pending agents, publishes them (tools, then the assistant), removes tools the account
+ * no longer uses, and records `synced` or the provider's error with a retry.
+ */
+export function createProviderSync({
+  repository,
+  credentialOf,
+  vapiClient,
+  aiSchemaOf,
+  publicUrl,
+  retrySeconds = PUBLISH_RETRY_SECONDS,
+  leaseSeconds = 120,
+  onError,
+}: ProviderSyncDeps) {
+  async function publishVapi(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<string | null> {
+    const client = await vapiClient(credential);
+    const target = {
+      client,
+      serverUrl: `${publicUrl}/providers/vapi/webhook`,
+      webhookSecret: credential.webhookSecret,
+    };
+    let assistantId: string | null = null;
+    if (agent.deleted) {
+      if (agent.providerAgentId) await unpublishFromVapi(client, agent.providerAgentId);
+    } else {
+      const rows = await repository.toolsOf(agent.organizationId, agent.toolIds);
+      const tools: PublishableTool[] = rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        aiSchema: aiSchemaOf(row),
+        timeoutMs: row.timeoutMs,
+      }));
+      const published = await repository.publishedTools(credential.id);
+      const result = await publishToVapi(agent, tools, published, target);
+      await repository.savePublishedTools(credential.id, result.toolIds);
+      assistantId = result.assistantId;
+    }
+    // Tools detached from the last agent of the account, or deleted: removed at Vapi too.
+    for (const unused of await repository.unusedPublishedTools(credential.id)) {
+      await removeVapiTool(client, unused.providerToolId);
+      await repository.forgetPublishedTool(credential.id, unused.toolId);
+    }
+    return assistantId;
+  }
+
+  async function publish(agent: ClaimedAgent): Promise<void> {
+    try {
+      const credential = agent.providerCredentialId
+        ? await credentialOf(agent.organizationId, agent.providerCredentialId)
+        : undefined;
+      if (!credential) {
+        // Nothing to publish with: not configured (the agent says so); nothing to retry either.
+        await repository.recordFailed(agent.id, agent.claimToken, 'The agent has no provider credential', null);
+        return;
+      }
+      if (credential.provider !== 'vapi') {
+        await repository.recordFailed(
+          agent.id,
+          agent.claimToken,
+          `Publishing to ${credential.provider} is not available yet`,
+          null,
+        );
+        return;
+      }
+      await repository.recordSynced(agent.id, agent.claimToken, await publishVapi(agent, credential));
+    } catch (error) {
+      const retryIn = retrySeconds[agent.attempts - 1] ?? null;
+      await repository
+        .recordFailed(agent.id, agent.claimToken, describe(error), retryIn)
+        .catch((e) => onError(e, agent.id));
+    }
+  }
+
+  return {
+    /** Tools changed or deleted: the agents using them publish again. */
+    toolChanged: (toolId: string): Promise<void> => repository.markToolUsersPending(toolId),
+
+    /** Publishes every agent due now; returns how many were tried. */
+    async publishDue(batch = 10): Promise<number> {
+      const due = await repository.claimDue(batch, leaseSeconds);
+      for (const agent of due) await publish(agent);
+      return due.length;
+    },
+  };
+}
+
+export type ProviderSync = ReturnType<typeof createProviderSync>;

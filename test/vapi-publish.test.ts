@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
+
+let t: TestApp;
+let org: Org;
+let vapi: FakeVapi;
+let credentialId: string;
+
+beforeAll(async () => {
+  vapi = await startFakeVapi();
+  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' });
+  org = await t.signup();
+  const credential = await t.request('POST', '/v1/provider-credentials', {
+    headers: org.auth,
+    body: {
+      provider: 'vapi',
+      name: 'Vapi test',
+      apiKey: vapi.apiKey,
+      webhookSecret: 'vapi_hook_secret',
+      baseUrl: vapi.url,
+    },
+  });
+  credentialId = credential.body.id;
+});
+afterAll(async () => {
+  await t.close();
+  await vapi.close();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const agentNamed = async (id: string) => (await t.request('GET', `/v1/agents/${id}`, { headers: org.auth })).body;
+const synced = (id: string, since = '') =>
+  until(`agent ${id} synced`, async () => {
+    const agent = await agentNamed(id);
+    return agent.providerSync.state === 'synced' && (agent.providerSync.syncedAt ?? '') > since ? agent : undefined;
+  });
+
+async function createTool(name: string) {
+  const tool = await t.request('POST', '/v1/tools', {
+    headers: org.auth,
+    body: {
+      name,
+      description: 'Creates a lead once the caller gave an email.',
+      method: 'POST',
+      url: 'https://crm.example.com/leads',
+      parameters: [
+        { name: 'email', location: 'body', type: 'string', fillMode: 'ai', required: true, description: 'The email' },
+        { name: 'plan', location: 'body', type: 'string', fillMode: 'ai', allowedValues: ['basic', 'pro'] },
+      ],
+    },
+  });
+  expect(tool.status).toBe(201);
+  return tool.body;
+}
+
+describe('publishing to Vapi', () => {
+  it('publishes a new agent: a function tool per attached tool and an assistant pointing back to us', async () => {
+    const tool = await createTool('create_lead');
+    const created = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: {
+        name: 'Vapi agent',
+        provider: 'vapi',
+        providerCredentialId: credentialId,
+        fromNumber: '+14155550100',
+        prompt: 'You are Sam from Acme. The caller is {{name}}.',
+        firstMessage: 'Hi {{name}}!',
+        toolIds: [tool.id],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.providerSync).toMatchObject({ state: 'pending', error: null });
+    const agent = await synced(created.body.id);
+    const assistant = vapi.assistants.get(agent.providerSync.providerAgentId);
+    expect(assistant).toMatchObject({
+      firstMessage: 'Hi {{name}}!',
+      model: { messages: [{ role: 'system', content: 'You are Sam from Acme. The caller is {{name}}.' }] },
+      server: { url: `${t.config.publicUrl}/providers/vapi/webhook`, headers: { 'x-vapi-secret': 'vapi_hook_secret' } },
+      serverMessages: ['tool-calls', 'status-update', 'end-of-call-report'],
+      metadata: { switchboardAgentId: created.body.id },
+    });
+    expect(assistant?.analysisPlan.structuredDataPlan.schema.properties.status.enum).toEqual(created.body.outcomes);
+    const [vapiToolId] = assistant?.model.toolIds as string[];
+    expect(vapi.tools.get(vapiToolId as string)).toMatchObject({
+      type: 'function',
+      function: { name: 'create_lead', description: tool.description, parameters: tool.aiSchema },
+      server: { url: `${t.config.publicUrl}/providers/vapi/webhook`, headers: { 'x-vapi-secret': 'vapi_hook_secret' } },
+    });
+    expect(vapi.violations.join('\n')).toBe('');
+  });
+
+  it('republishes on every change: the agent, a tool it uses; a detached tool is removed at Vapi', async () => {
+    const tool = await createTool('book_visit');
+    const created = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: { name: 'Changing', provider: 'vapi', providerCredentialId: credentialId, toolIds: [tool.id] },
+    });
+    const first = await synced(created.body.id);
+    const assistantId = first.providerSync.providerAgentId;
+    const vapiToolId = vapi.assistants.get(assistantId)?.model.toolIds[0];
+
+    await t.request('PATCH', `/v1/agents/${created.body.id}`, { headers: org.auth, body: { prompt: 'New prompt' } });
+    const second = await synced(created.body.id, first.providerSync.syncedAt);
+    expect(second.providerSync.providerAgentId).toBe(assistantId);
+    expect(vapi.assistants.get(assistantId)?.model.messages[0].content).toBe('New prompt');
+
+    await t.request('PATCH', `/v1/tools/${tool.id}`, { headers: org.auth, body: { description: 'Books a visit.' } });
+    const third = await synced(created.body.id, second.providerSync.syncedAt);
+    expect(vapi.tools.get(vapiToolId)?.function.description).toBe('Books a visit.');
+
+    await t.request('PATCH', `/v1/agents/${created.body.id}`, { headers: org.auth, body: { toolIds: [] } });
+    await synced(created.body.id, third.providerSync.syncedAt);
+    expect(vapi.tools.has(vapiToolId)).toBe(false);
+    expect(vapi.assistants.get(assistantId)?.model.toolIds).toEqual([]);
+    expect(vapi.violations.join('\n')).toBe('');
+  });
+
+  it('retries when Vapi fails, showing its error meanwhile, and removes the assistant when the agent is deleted', async () => {
+    vapi.failNext(1);
+    const created = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: { name: 'Retried', provider: 'vapi', providerCredentialId: credentialId },
+    });
+    const failing = await until('the first attempt to fail', async () => {
+      const agent = await agentNamed(created.body.id);
+      return agent.providerSync.error ? agent : undefined;
+    });
+    expect(failing.providerSync.state).toBe('pending');
+    expect(failing.providerSync.error).toContain('500');
+    const agent = await synced(created.body.id);
+    expect(agent.providerSync.error).toBeNull();
+    const assistantId = agent.providerSync.providerAgentId;
+    expect(vapi.assistants.has(assistantId)).toBe(true);
+
+    await t.request('DELETE', `/v1/agents/${created.body.id}`, { headers: org.auth });
+    await until('the assistant removed', async () => (vapi.assistants.has(assistantId) ? undefined : true));
+  });
+});

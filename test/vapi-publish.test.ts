@@ -90,7 +90,7 @@ describe('publishing to Vapi', () => {
       metadata: { switchboardAgentId: created.body.id },
     });
     expect(assistant?.analysisPlan.structuredDataPlan.schema.properties.status.enum).toEqual(created.body.outcomes);
-    const [vapiToolId] = assistant?.model.toolIds as string[];
+    const [vapiToolId] = (assistant?.model.toolIds ?? []) as string[];
     expect(vapi.tools.get(vapiToolId as string)).toMatchObject({
       type: 'function',
       function: { name: 'create_lead', description: tool.description, parameters: tool.aiSchema },

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../db/client.js';
-import { agents, providerTools, tools } from '../db/schema/index.js';
+import { providerTools, tools } from '../db/schema/index.js';
 
 export type ToolRow = typeof tools.$inferSelect;
 

@@ -4,7 +4,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
-import { createAgentCache } from './agents/agent-cache.js';
+import { AGENT_TOPIC, createAgentCache } from './agents/agent-cache.js';
 import { createAgentsRepository } from './agents/agents.repository.js';
 import { agentsRoutes } from './agents/agents.routes.js';
 import { createAgentsService } from './agents/agents.service.js';
@@ -36,10 +36,16 @@ import { newId } from './lib/ids.js';
 import { createOutboundClient } from './lib/outbound-http.js';
 import { createProviderCredentialsRepository } from './provider-credentials/provider-credentials.repository.js';
 import { providerCredentialsRoutes } from './provider-credentials/provider-credentials.routes.js';
-import { createProviderCredentialsService } from './provider-credentials/provider-credentials.service.js';
+import {
+  createProviderCredentialsService,
+  type OpenedProviderCredential,
+} from './provider-credentials/provider-credentials.service.js';
 import { createProviderSync } from './providers/provider-sync.js';
 import { createProviderSyncRepository } from './providers/provider-sync.repository.js';
+import { providerWebhooksRoutes } from './providers/provider-webhooks.routes.js';
 import { createSimulator } from './providers/simulator/simulator.js';
+import { createVapiProvider } from './providers/vapi/vapi-provider.js';
+import { createVapiWebhook } from './providers/vapi/vapi-webhook.js';
 import { createToolCallCache } from './tools/tool-call-cache.js';
 import { compileAiSchema } from './tools/tool-definition.js';
 import { createToolsRepository } from './tools/tools.repository.js';
@@ -167,22 +173,26 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   });
   // Agents on real providers are published in the background; the providers' SDKs send through the
   // guarded client, like every request to an address a customer chose.
+  const credentialOf = (organizationId: string, id: string) => providerCredentials.open(organizationId, id);
+  // The SDK is loaded with the first Vapi request: a server without Vapi agents does not pay for it.
+  const vapiClient = async (credential: OpenedProviderCredential) => {
+    const { VapiClient } = await import('@vapi-ai/server-sdk');
+    return new VapiClient({
+      token: credential.apiKey,
+      ...(credential.baseUrl ? { baseUrl: credential.baseUrl } : {}),
+      fetch: outbound.fetch,
+      maxRetries: 0,
+      timeoutInSeconds: 15,
+    });
+  };
   const providerSync = createProviderSync({
     repository: createProviderSyncRepository(db),
-    credentialOf: (organizationId, id) => providerCredentials.open(organizationId, id),
-    vapiClient: async (credential) => {
-      const { VapiClient } = await import('@vapi-ai/server-sdk');
-      return new VapiClient({
-        token: credential.apiKey,
-        ...(credential.baseUrl ? { baseUrl: credential.baseUrl } : {}),
-        fetch: outbound.fetch,
-        maxRetries: 0,
-        timeoutInSeconds: 15,
-      });
-    },
+    credentialOf,
+    vapiClient,
     aiSchemaOf: (tool) => compileAiSchema(tool.parameters) as Record<string, unknown>,
     publicUrl: config.publicUrl,
     onError: (err, agentId) => app.log.error({ err, agentId }, 'publishing to the provider failed to record'),
+    onPublished: (agentId) => database.changes.publish(AGENT_TOPIC, agentId),
   });
   const agents = createAgentsService({
     repository: createAgentsRepository(db),
@@ -243,7 +253,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     agents,
     calls,
     repository: clickToCallRepository,
-    providers: { simulator },
+    providers: { simulator, vapi: createVapiProvider({ credentialOf, vapiClient }) },
     onError: (err, context) => app.log.error({ err }, `click-to-call: failed ${context}`),
   });
 
@@ -260,6 +270,14 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await managementApi.register(deliveriesRoutes, { auth, deliveries });
   });
   await app.register(clickToCallRoutes, { clickToCall });
+  await app.register(providerWebhooksRoutes, {
+    vapi: createVapiWebhook({
+      callContext: (callId) => calls.providerContext(callId),
+      credentialOf,
+      applyEvent: (event) => calls.applyEvent(event),
+      invokeTool: (call) => tools.invokeDuringCall(call),
+    }),
+  });
 
   if (deliveryWorker) {
     app.addHook('onReady', async () => deliveryWorker.start());

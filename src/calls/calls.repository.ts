@@ -1,11 +1,19 @@
 import { and, desc, eq, lt, ne, sql } from 'drizzle-orm';
 import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
-import { calls, type TranscriptTurn } from '../db/schema/index.js';
+import { agents, calls, type TranscriptTurn } from '../db/schema/index.js';
 import { queueOutcomeDeliveries } from '../deliveries/deliveries.repository.js';
 import { createBatcher } from '../lib/batcher.js';
 import type { CallEvent } from '../providers/voice-provider.js';
 
 export type CallRow = typeof calls.$inferSelect;
+
+export interface ProviderCallContext {
+  id: string;
+  provider: string;
+  organizationId: string;
+  providerCredentialId: string | null;
+  outcomes: string[];
+}
 export type NewCallRow = typeof calls.$inferInsert;
 
 /** How a call ended: what the provider's end-of-call report says, and our own error text if any. */
@@ -119,6 +127,23 @@ export function createCallsRepository(db: Db) {
         .select()
         .from(calls)
         .where(and(eq(calls.organizationId, organizationId), eq(calls.id, id)))
+        .limit(1);
+      return rows[0];
+    },
+
+    /** What a provider's webhook about the call needs: the call's provider, organization, and its agent's credential and outcomes. */
+    async providerContext(id: string): Promise<ProviderCallContext | undefined> {
+      const rows = await db
+        .select({
+          id: calls.id,
+          provider: calls.provider,
+          organizationId: calls.organizationId,
+          providerCredentialId: agents.providerCredentialId,
+          outcomes: agents.outcomes,
+        })
+        .from(calls)
+        .innerJoin(agents, eq(agents.id, calls.agentId))
+        .where(eq(calls.id, id))
         .limit(1);
       return rows[0];
     },

@@ -139,6 +139,9 @@ export function createCallsService({
       return (await relatedOf([row.id]))(row);
     },
 
+    /** The call a provider's webhook names, with what is needed to authenticate and map it. */
+    providerContext: (callId: string) => repository.providerContext(callId),
+
     /** Applies what a provider reports. Events for calls that have ended already change nothing. */
     async applyEvent(event: CallEvent): Promise<void> {
       const { callId } = event;

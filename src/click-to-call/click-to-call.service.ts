@@ -204,11 +204,13 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
         callId,
         agent: {
           id: row.id,
+          organizationId: row.organizationId,
           name: row.name,
           prompt: row.prompt,
           firstMessage: row.firstMessage,
           fromNumber: row.fromNumber,
           providerCredentialId: row.providerCredentialId,
+          providerAgentId: row.providerAgentId,
           simulator: row.simulator as SimulatorScenario | null,
         },
         to: body.phone,

@@ -1,5 +1,6 @@
 import type { VapiClient } from '@vapi-ai/server-sdk';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
+import { describeProviderError } from './provider-errors.js';
 import type { ClaimedAgent, ProviderSyncRepository, ToolRow } from './provider-sync.repository.js';
 import { type PublishableTool, publishToVapi, removeVapiTool, unpublishFromVapi } from './vapi/vapi-publisher.js';
 
@@ -19,13 +20,8 @@ export interface ProviderSyncDeps {
   retrySeconds?: readonly number[];
   leaseSeconds?: number;
   onError: (error: unknown, agentId?: string) => void;
-}
-
-function describe(error: unknown): string {
-  const e = error as { statusCode?: number; body?: unknown; message?: string };
-  const body = e.body === undefined ? '' : ` ${typeof e.body === 'string' ? e.body : JSON.stringify(e.body)}`;
-  const text = `${e.statusCode ? `HTTP ${e.statusCode}: ` : ''}${e.message ?? String(error)}${body}`;
-  return text.slice(0, 1000);
+  /** An agent's provider id may have changed: caches of the agent must forget it. */
+  onPublished?: (agentId: string) => Promise<void>;
 }
 
 /**
@@ -42,6 +38,7 @@ export function createProviderSync({
   retrySeconds = PUBLISH_RETRY_SECONDS,
   leaseSeconds = 120,
   onError,
+  onPublished = async () => {},
 }: ProviderSyncDeps) {
   async function publishVapi(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<string | null> {
     const client = await vapiClient(credential);
@@ -95,10 +92,11 @@ export function createProviderSync({
         return;
       }
       await repository.recordSynced(agent.id, agent.claimToken, await publishVapi(agent, credential));
+      await onPublished(agent.id);
     } catch (error) {
       const retryIn = retrySeconds[agent.attempts - 1] ?? null;
       await repository
-        .recordFailed(agent.id, agent.claimToken, describe(error), retryIn)
+        .recordFailed(agent.id, agent.claimToken, describeProviderError(error), retryIn)
         .catch((e) => onError(e, agent.id));
     }
   }

@@ -9,11 +9,14 @@ export interface StartCallRequest {
   callId: string;
   agent: {
     id: string;
+    organizationId: string;
     name: string;
     prompt: string;
     firstMessage: string;
     fromNumber: string | null;
     providerCredentialId: string | null;
+    /** The agent's id at the provider once published (Vapi assistant, Retell agent). */
+    providerAgentId: string | null;
     simulator: SimulatorScenario | null;
   };
   to: string;

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
+import { type Receiver, startReceiver } from './helpers/receiver.js';
+
+let t: TestApp;
+let org: Org;
+let vapi: FakeVapi;
+let endpoint: Receiver;
+let credentialId: string;
+let agentId: string;
+let creds: { apiToken: string; apiSecret: string };
+const SECRET = 'vapi_hook_secret_1';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function vapiAgent(body: Record<string, unknown> = {}) {
+  const created = await t.request('POST', '/v1/agents', {
+    headers: org.auth,
+    body: {
+      name: 'Vapi seller',
+      provider: 'vapi',
+      providerCredentialId: credentialId,
+      fromNumber: '+14155550100',
+      prompt: 'Sell to {{name}}.',
+      firstMessage: 'Hi {{name}}!',
+      ...body,
+    },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}
+
+const synced = (id: string) =>
+  until('the agent published', async () => {
+    const agent = (await t.request('GET', `/v1/agents/${id}`, { headers: org.auth })).body;
+    return agent.providerSync.state === 'synced' ? agent : undefined;
+  });
+
+beforeAll(async () => {
+  vapi = await startFakeVapi({ phoneNumbers: ['+14155550100'] });
+  endpoint = await startReceiver((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{"leadId":"L-7"}');
+  });
+  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' });
+  org = await t.signup();
+  credentialId = (
+    await t.request('POST', '/v1/provider-credentials', {
+      headers: org.auth,
+      body: { provider: 'vapi', name: 'Vapi', apiKey: vapi.apiKey, webhookSecret: SECRET, baseUrl: vapi.url },
+    })
+  ).body.id;
+  const tool = await t.request('POST', '/v1/tools', {
+    headers: org.auth,
+    body: {
+      name: 'create_lead',
+      method: 'POST',
+      url: `${endpoint.url}/leads`,
+      parameters: [{ name: 'email', location: 'body', type: 'string', fillMode: 'ai', required: true }],
+    },
+  });
+  const agent = await vapiAgent({ toolIds: [tool.body.id] });
+  agentId = agent.id;
+  await synced(agentId);
+  creds = await t.credentials(org, agentId);
+});
+afterAll(async () => {
+  await t.close();
+  await vapi.close();
+  await endpoint.close();
+});
+
+const clickToCall = (phone = nextPhone()) =>
+  t.clickToCall({ token: creds.apiToken, secret: creds.apiSecret, body: { phone, variables: { name: 'Ada' } } });
+
+/** POSTs a Vapi webhook; `secret: null` sends none. */
+const webhook = (body: unknown, secret: string | null = SECRET) =>
+  t.request('POST', '/providers/vapi/webhook', { headers: secret === null ? {} : { 'x-vapi-secret': secret }, body });
+
+const callOf = async (id: string) => (await t.request('GET', `/v1/calls/${id}`, { headers: org.auth })).body;
+
+describe('calls through Vapi', () => {
+  it('places the call with the published assistant, the account’s number, the variables and our call id', async () => {
+    const phone = nextPhone();
+    const answer = await clickToCall(phone);
+    expect(answer.status).toBe(200);
+    const callId = answer.body.callId;
+    const sent = [...vapi.calls.values()].find((c) => c.assistantOverrides?.metadata?.switchboardCallId === callId);
+    const agent = (await t.request('GET', `/v1/agents/${agentId}`, { headers: org.auth })).body;
+    expect(sent).toMatchObject({
+      assistantId: agent.providerSync.providerAgentId,
+      phoneNumberId: 'pn_0',
+      customer: { number: phone },
+      assistantOverrides: { variableValues: { name: 'Ada' }, metadata: { switchboardCallId: callId } },
+    });
+    const call = await until('the provider call id', async () => {
+      const c = await callOf(callId);
+      return c.providerCallId ? c : undefined;
+    });
+    expect(call).toMatchObject({ provider: 'vapi', providerCallId: sent?.id, status: 'queued' });
+    expect(vapi.violations.join('\n')).toBe('');
+  });
+
+  it('refuses webhooks without the secret, with a wrong one, or for a call it does not know, changing nothing', async () => {
+    const callId = (await clickToCall()).body.callId;
+    const report = {
+      message: {
+        type: 'end-of-call-report',
+        endedReason: 'customer-ended-call',
+        call: { id: 'x', assistantOverrides: { metadata: { switchboardCallId: callId } } },
+        artifact: { messages: [] },
+        analysis: { structuredData: { status: 'SOLD' } },
+      },
+    };
+    expect((await webhook(report, null)).status).toBe(401);
+    expect((await webhook(report, 'wrong')).status).toBe(401);
+    const unknown = structuredClone(report);
+    unknown.message.call.assistantOverrides.metadata.switchboardCallId = 'call_unknown';
+    expect((await webhook(unknown)).status).toBe(404);
+    expect((await callOf(callId)).status).toBe('queued');
+  });
+
+  it('runs tool calls through the tools engine and answers in Vapi’s shape; status updates and the report end the call once', async () => {
+    const callId = (await clickToCall()).body.callId;
+    const call = { id: 'vapi-1', assistantOverrides: { metadata: { switchboardCallId: callId } } };
+    expect((await webhook({ message: { type: 'status-update', status: 'ringing', call } })).status).toBe(200);
+    await webhook({ message: { type: 'status-update', status: 'in-progress', call } });
+    expect((await callOf(callId)).status).toBe('in_progress');
+
+    const toolCalls = await webhook({
+      message: {
+        type: 'tool-calls',
+        call,
+        toolWithToolCallList: [],
+        toolCallList: [
+          { id: 'tc1', type: 'function', function: { name: 'create_lead', arguments: '{"email":"ada@example.com"}' } },
+        ],
+      },
+    });
+    expect(toolCalls.status).toBe(200);
+    expect(toolCalls.body).toEqual({
+      results: [{ toolCallId: 'tc1', name: 'create_lead', result: '{"leadId":"L-7"}' }],
+    });
+    expect(JSON.parse(endpoint.requests.at(-1)?.body ?? '{}')).toEqual({ email: 'ada@example.com' });
+
+    const report = {
+      message: {
+        type: 'end-of-call-report',
+        endedReason: 'customer-ended-call',
+        startedAt: '2026-11-21T10:00:00.000Z',
+        endedAt: '2026-11-21T10:00:30.000Z',
+        call,
+        artifact: {
+          messages: [
+            { role: 'bot', message: 'Hi Ada!', time: 1795341601000, secondsFromStart: 1 },
+            { role: 'user', message: 'ada@example.com', time: 1795341604000, secondsFromStart: 4 },
+          ],
+        },
+        analysis: { structuredData: { status: 'SOLD', email: 'ada@example.com' } },
+      },
+    };
+    expect((await webhook(report)).status).toBe(200);
+    const ended = await until('the call ended', async () => {
+      const c = await callOf(callId);
+      return c.status === 'ended' ? c : undefined;
+    });
+    expect(ended).toMatchObject({
+      outcome: 'SOLD',
+      endedReason: 'customer-ended-call',
+      collectedData: { email: 'ada@example.com' },
+      durationSeconds: 30,
+    });
+    expect(ended.transcript.map((turn: { text: string }) => turn.text)).toEqual(['Hi Ada!', 'ada@example.com']);
+    expect(ended.toolInvocations).toHaveLength(1);
+
+    // The same report again, or a different one, changes nothing: a call ends once.
+    const again = structuredClone(report);
+    again.message.endedReason = 'customer-busy';
+    expect((await webhook(again)).status).toBe(200);
+    expect(await callOf(callId)).toMatchObject({ outcome: 'SOLD', endedReason: 'customer-ended-call' });
+  });
+
+  it('answers ctc:008 with Vapi’s refusal recorded on the call, and frees the number', async () => {
+    vapi.failNext(1);
+    const phone = nextPhone();
+    const refused = await clickToCall(phone);
+    expect(refused.status).toBe(500);
+    expect(refused.body.code).toBe('ctc:008');
+    const call = await callOf(refused.body.callId);
+    expect(call).toMatchObject({ status: 'ended', outcome: 'FAILED', endedReason: 'failed_to_start' });
+    expect(call.error).toContain('HTTP 500');
+    expect((await clickToCall(phone)).status).toBe(200);
+  });
+
+  it('refuses to place a call for an agent not yet published, saying so', async () => {
+    vapi.failNext(1000);
+    try {
+      const agent = await vapiAgent({ name: 'Unpublished' });
+      const c = await t.credentials(org, agent.id);
+      const refused = await t.clickToCall({ token: c.apiToken, secret: c.apiSecret, body: { phone: nextPhone() } });
+      expect(refused.body.code).toBe('ctc:008');
+      expect((await callOf(refused.body.callId)).error).toContain('not published at Vapi yet');
+    } finally {
+      vapi.failNext(0);
+    }
+  });
+});

@@ -31,7 +31,7 @@ export function createVapiWebhook({ callContext, credentialOf, applyEvent, invok
     const payload = message as Record<string, unknown>;
     const callId = switchboardCallIdOf(payload);
     const call = callId ? await callContext(callId) : undefined;
-    if (!call || call.provider !== 'vapi') return refuse(404, 'No call of ours has this id');
+    if (call?.provider !== 'vapi') return refuse(404, 'No call of ours has this id');
     const credential = call.providerCredentialId
       ? await credentialOf(call.organizationId, call.providerCredentialId)
       : undefined;

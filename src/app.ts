@@ -43,6 +43,8 @@ import {
 import { createProviderSync } from './providers/provider-sync.js';
 import { createProviderSyncRepository } from './providers/provider-sync.repository.js';
 import { providerWebhooksRoutes } from './providers/provider-webhooks.routes.js';
+import { createRetellProvider } from './providers/retell/retell-provider.js';
+import { createRetellWebhooks } from './providers/retell/retell-webhook.js';
 import { createSimulator } from './providers/simulator/simulator.js';
 import { createVapiProvider } from './providers/vapi/vapi-provider.js';
 import { createVapiWebhook } from './providers/vapi/vapi-webhook.js';
@@ -185,10 +187,21 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
       timeoutInSeconds: 15,
     });
   };
+  const retellClient = async (credential: OpenedProviderCredential) => {
+    const { default: Retell } = await import('retell-sdk');
+    return new Retell({
+      apiKey: credential.apiKey,
+      ...(credential.baseUrl ? { baseURL: credential.baseUrl } : {}),
+      fetch: outbound.fetch,
+      maxRetries: 0,
+      timeout: 15_000,
+    });
+  };
   const providerSync = createProviderSync({
     repository: createProviderSyncRepository(db),
     credentialOf,
     vapiClient,
+    retellClient,
     aiSchemaOf: (tool) => compileAiSchema(tool.parameters) as Record<string, unknown>,
     publicUrl: config.publicUrl,
     onError: (err, agentId) => app.log.error({ err, agentId }, 'publishing to the provider failed to record'),
@@ -253,7 +266,11 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     agents,
     calls,
     repository: clickToCallRepository,
-    providers: { simulator, vapi: createVapiProvider({ credentialOf, vapiClient }) },
+    providers: {
+      simulator,
+      vapi: createVapiProvider({ credentialOf, vapiClient }),
+      retell: createRetellProvider({ credentialOf, retellClient }),
+    },
     onError: (err, context) => app.log.error({ err }, `click-to-call: failed ${context}`),
   });
 
@@ -275,6 +292,14 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
       callContext: (callId) => calls.providerContext(callId),
       credentialOf,
       applyEvent: (event) => calls.applyEvent(event),
+      invokeTool: (call) => tools.invokeDuringCall(call),
+    }),
+    retell: createRetellWebhooks({
+      callContext: (callId) => calls.providerContext(callId),
+      credentialOf,
+      applyEvent: (event) => calls.applyEvent(event),
+      provisionalEnd: (event, graceSeconds) => calls.provisionalEnd(event, graceSeconds),
+      analysisGraceSeconds: config.analysisGraceSeconds,
       invokeTool: (call) => tools.invokeDuringCall(call),
     }),
   });

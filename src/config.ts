@@ -44,6 +44,11 @@ export interface Config {
    * settings or tools changed to their provider.
    */
   readonly publishIntervalMs: number;
+  /**
+   * `SWITCHBOARD_ANALYSIS_GRACE_SECONDS`, default 120: how long an answered Retell call waits for
+   * `call_analyzed` (which carries its outcome) after `call_ended` before it ends without it.
+   */
+  readonly analysisGraceSeconds: number;
   /** `SWITCHBOARD_ROLE`, default `all`: `api` serves HTTP only, `worker` runs background work only. */
   readonly role: Role;
   /** `SWITCHBOARD_SIGNUP`: `open` by default in embedded mode, `closed` with `DATABASE_URL`. */
@@ -121,6 +126,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     shutdownGraceMs: readInteger(env, 'SWITCHBOARD_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     deliveryLeaseSeconds: readInteger(env, 'SWITCHBOARD_DELIVERY_LEASE_SECONDS', 50, 1, 3600),
     publishIntervalMs: readInteger(env, 'SWITCHBOARD_PUBLISH_INTERVAL_MS', 1000, 50, 3_600_000),
+    analysisGraceSeconds: readInteger(env, 'SWITCHBOARD_ANALYSIS_GRACE_SECONDS', 120, 0, 86_400),
     role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
     logLevel: env.LOG_LEVEL || 'info',

@@ -200,6 +200,19 @@ export function createCallsRepository(db: Db) {
       endings.add({ id, end, providerCallId }),
 
     /**
+     * Keeps an end the provider reported before its analysis, and brings the call's deadline to
+     * `graceSeconds` from now: the analysis ends the call, or the sweep ends it with this.
+     */
+    async provisionalEnd(id: string, end: EndCall, graceSeconds: number): Promise<boolean> {
+      const result = await db.execute(sql`
+        update calls set provisional_end = ${JSON.stringify(end)}::jsonb,
+          deadline_at = now() + make_interval(secs => ${graceSeconds})
+        where id = ${id} and status <> 'ended'
+        returning id`);
+      return rowsOf(result).length > 0;
+    },
+
+    /**
      * Closes up to `limit` open calls past their deadline as FAILED / timeout, queueing their
      * outcomes in the same statement; returns their ids.
      */
@@ -208,10 +221,18 @@ export function createCallsRepository(db: Db) {
       const result = await retryOnConflict(() =>
         db.execute(sql`
         with ended as (
+          -- A provisional end (reported before the provider's analysis) is the end; else FAILED / timeout.
           update calls set
-            status = 'ended', outcome = 'FAILED', ended_reason = 'timeout', ended_at = ${at}::timestamptz,
-            duration_seconds = greatest(0, floor(extract(epoch from (${at}::timestamptz
-              - coalesce(calls.answered_at, calls.started_at, calls.created_at)))))::int
+            status = 'ended',
+            outcome = coalesce(calls.provisional_end->>'outcome', 'FAILED'),
+            ended_reason = coalesce(calls.provisional_end->>'endedReason', 'timeout'),
+            ended_at = coalesce((calls.provisional_end->>'at')::timestamptz, ${at}::timestamptz),
+            duration_seconds = coalesce((calls.provisional_end->>'durationSeconds')::int,
+              greatest(0, floor(extract(epoch from (${at}::timestamptz
+                - coalesce(calls.answered_at, calls.started_at, calls.created_at)))))::int),
+            collected_data = coalesce(calls.provisional_end->'collectedData', calls.collected_data),
+            transcript = coalesce(calls.provisional_end->'transcript', calls.transcript),
+            answered_at = coalesce(calls.answered_at, (calls.provisional_end->>'answeredAt')::timestamptz)
           where calls.id in (
             select id from calls where status <> 'ended' and deadline_at < ${at}::timestamptz
             order by id limit ${limit}

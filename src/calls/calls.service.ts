@@ -165,6 +165,15 @@ export function createCallsService({
       }
     },
 
+    /**
+     * An end reported before the provider's analysis (Retell's `call_ended`): kept on the call, which
+     * ends with the analysis (`applyEvent`) or, `graceSeconds` later, with this.
+     */
+    async provisionalEnd(event: Extract<CallEvent, { type: 'ended' }>, graceSeconds: number): Promise<void> {
+      const { type: _type, callId, ...end } = event;
+      await repository.provisionalEnd(callId, end, graceSeconds);
+    },
+
     /** Ends a call whose start the provider refused, releasing its number at once. */
     async failStart(callId: string, message: string): Promise<void> {
       await end(callId, {

@@ -11,6 +11,7 @@ export interface ClaimedAgent {
   provider: string;
   providerCredentialId: string | null;
   providerAgentId: string | null;
+  providerLlmId: string | null;
   name: string;
   prompt: string;
   firstMessage: string;
@@ -44,7 +45,8 @@ export function createProviderSyncRepository(db: Db) {
           select id from agents where provider_sync_state = 'pending' and provider_sync_due_at <= now()
           order by provider_sync_due_at limit ${limit} for update skip locked
         )
-        returning a.id, a.organization_id, a.provider, a.provider_credential_id, a.provider_agent_id, a.name, a.prompt,
+        returning a.id, a.organization_id, a.provider, a.provider_credential_id, a.provider_agent_id, a.provider_llm_id,
+          a.name, a.prompt,
           a.first_message, a.outcomes, a.max_call_duration_seconds, a.tool_ids, a.deleted_at is not null as deleted,
           a.provider_sync_attempts, a.provider_sync_due_at::text as claim_token`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
@@ -53,6 +55,7 @@ export function createProviderSyncRepository(db: Db) {
         provider: r.provider as string,
         providerCredentialId: (r.provider_credential_id as string | null) ?? null,
         providerAgentId: (r.provider_agent_id as string | null) ?? null,
+        providerLlmId: (r.provider_llm_id as string | null) ?? null,
         name: r.name as string,
         prompt: r.prompt as string,
         firstMessage: r.first_message as string,
@@ -110,10 +113,15 @@ export function createProviderSyncRepository(db: Db) {
     },
 
     /** Records a publish, unless the agent changed meanwhile (then it is pending again and republished). */
-    async recordSynced(agentId: string, claimToken: string, providerAgentId: string | null): Promise<void> {
+    async recordSynced(
+      agentId: string,
+      claimToken: string,
+      ids: { agentId: string | null; llmId: string | null },
+    ): Promise<void> {
       await db.execute(sql`
         update agents set provider_sync_state = 'synced', provider_sync_error = null, provider_sync_attempts = 0,
-          provider_sync_due_at = null, provider_synced_at = now(), provider_agent_id = ${providerAgentId}
+          provider_sync_due_at = null, provider_synced_at = now(), provider_agent_id = ${ids.agentId},
+          provider_llm_id = ${ids.llmId}
         where id = ${agentId} and provider_sync_due_at::text = ${claimToken}`);
     },
 

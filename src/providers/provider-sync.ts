@@ -1,7 +1,9 @@
 import type { VapiClient } from '@vapi-ai/server-sdk';
+import type Retell from 'retell-sdk';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
 import { describeProviderError } from './provider-errors.js';
 import type { ClaimedAgent, ProviderSyncRepository, ToolRow } from './provider-sync.repository.js';
+import { publishToRetell, unpublishFromRetell } from './retell/retell-publisher.js';
 import { type PublishableTool, publishToVapi, removeVapiTool, unpublishFromVapi } from './vapi/vapi-publisher.js';
 
 /** Delays between publishing attempts; after the last, the agent's sync is `failed` until it changes. */
@@ -13,6 +15,8 @@ export interface ProviderSyncDeps {
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
   /** A Vapi client for a credential (its key and base URL, our guarded fetch). */
   vapiClient: (credential: OpenedProviderCredential) => Promise<VapiClient>;
+  /** A Retell client for a credential, likewise. */
+  retellClient: (credential: OpenedProviderCredential) => Promise<Retell>;
   /** What the model sees of a tool (its `aiSchema`). */
   aiSchemaOf: (tool: ToolRow) => Record<string, unknown>;
   /** Our public base URL: providers call `<publicUrl>/providers/<name>/webhook`. */
@@ -33,6 +37,7 @@ export function createProviderSync({
   repository,
   credentialOf,
   vapiClient,
+  retellClient,
   aiSchemaOf,
   publicUrl,
   retrySeconds = PUBLISH_RETRY_SECONDS,
@@ -40,7 +45,29 @@ export function createProviderSync({
   onError,
   onPublished = async () => {},
 }: ProviderSyncDeps) {
-  async function publishVapi(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<string | null> {
+  async function toolsOf(agent: ClaimedAgent): Promise<PublishableTool[]> {
+    const rows = await repository.toolsOf(agent.organizationId, agent.toolIds);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      aiSchema: aiSchemaOf(row),
+      timeoutMs: row.timeoutMs,
+    }));
+  }
+
+  type ProviderIds = { agentId: string | null; llmId: string | null };
+
+  async function publishRetell(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<ProviderIds> {
+    const client = await retellClient(credential);
+    if (agent.deleted) {
+      await unpublishFromRetell(client, agent.providerAgentId, agent.providerLlmId);
+      return { agentId: null, llmId: null };
+    }
+    return publishToRetell(agent, await toolsOf(agent), { client, publicUrl });
+  }
+
+  async function publishVapi(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<ProviderIds> {
     const client = await vapiClient(credential);
     const target = {
       client,
@@ -51,16 +78,8 @@ export function createProviderSync({
     if (agent.deleted) {
       if (agent.providerAgentId) await unpublishFromVapi(client, agent.providerAgentId);
     } else {
-      const rows = await repository.toolsOf(agent.organizationId, agent.toolIds);
-      const tools: PublishableTool[] = rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        aiSchema: aiSchemaOf(row),
-        timeoutMs: row.timeoutMs,
-      }));
       const published = await repository.publishedTools(credential.id);
-      const result = await publishToVapi(agent, tools, published, target);
+      const result = await publishToVapi(agent, await toolsOf(agent), published, target);
       await repository.savePublishedTools(credential.id, result.toolIds);
       assistantId = result.assistantId;
     }
@@ -69,7 +88,7 @@ export function createProviderSync({
       await removeVapiTool(client, unused.providerToolId);
       await repository.forgetPublishedTool(credential.id, unused.toolId);
     }
-    return assistantId;
+    return { agentId: assistantId, llmId: null };
   }
 
   async function publish(agent: ClaimedAgent): Promise<void> {
@@ -82,16 +101,9 @@ export function createProviderSync({
         await repository.recordFailed(agent.id, agent.claimToken, 'The agent has no provider credential', null);
         return;
       }
-      if (credential.provider !== 'vapi') {
-        await repository.recordFailed(
-          agent.id,
-          agent.claimToken,
-          `Publishing to ${credential.provider} is not available yet`,
-          null,
-        );
-        return;
-      }
-      await repository.recordSynced(agent.id, agent.claimToken, await publishVapi(agent, credential));
+      const ids =
+        credential.provider === 'vapi' ? await publishVapi(agent, credential) : await publishRetell(agent, credential);
+      await repository.recordSynced(agent.id, agent.claimToken, ids);
       await onPublished(agent.id);
     } catch (error) {
       const retryIn = retrySeconds[agent.attempts - 1] ?? null;

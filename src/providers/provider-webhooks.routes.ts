@@ -1,14 +1,38 @@
 import type { FastifyInstance } from 'fastify';
+import type { RetellWebhooks } from './retell/retell-webhook.js';
 import type { VapiWebhook } from './vapi/vapi-webhook.js';
 
 /** End-of-call reports carry whole transcripts: a larger body than the management API's. */
 const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** The providers' webhooks: they authenticate themselves (no API key), each its own way. */
-export async function providerWebhooksRoutes(app: FastifyInstance, { vapi }: { vapi: VapiWebhook }): Promise<void> {
+export async function providerWebhooksRoutes(
+  app: FastifyInstance,
+  { vapi, retell }: { vapi: VapiWebhook; retell: RetellWebhooks },
+): Promise<void> {
+  const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
+
   app.post('/providers/vapi/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const secret = request.headers['x-vapi-secret'];
-    const answer = await vapi(request.body, typeof secret === 'string' ? secret : undefined);
+    const answer = await vapi(request.body, header(request.headers['x-vapi-secret']));
     return reply.status(answer.status).send(answer.body);
+  });
+
+  // Retell signs the raw bytes: they are kept as received and parsed only after the check.
+  await app.register(async (retellRoutes) => {
+    retellRoutes.removeAllContentTypeParsers();
+    retellRoutes.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : undefined);
+    retellRoutes.post('/providers/retell/webhook', async (request, reply) => {
+      const answer = await retell.event(raw(request.body), header(request.headers['x-retell-signature']));
+      return reply.status(answer.status).send(answer.body);
+    });
+    retellRoutes.post('/providers/retell/tool-call', async (request, reply) => {
+      const answer = await retell.toolCall(raw(request.body), header(request.headers['x-retell-signature']));
+      return reply.status(answer.status).send(answer.body);
+    });
   });
 }

@@ -50,6 +50,23 @@ export function publishedSchema(provider: keyof typeof SPECS, name: string): Val
   return validate;
 }
 
+/** A validator for the JSON body of one of a provider's published operations (`POST /call`, …). */
+export function publishedRequestSchema(provider: keyof typeof SPECS, method: string, path: string): ValidateFunction {
+  publishedSchema(provider, provider === 'vapi' ? 'CreateCallDTO' : 'AgentRequest'); // loads the spec
+  const ajv = ajvs.get(provider) as Ajv.default;
+  const segments = ['paths', path, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema'];
+  const pointer = segments.map((s) => encodeURIComponent(s.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+  const key = `${provider} ${method} ${path}`;
+  let validate = requestValidators.get(key);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `${provider}#/${pointer}` });
+    requestValidators.set(key, validate);
+  }
+  return validate;
+}
+
+const requestValidators = new Map<string, ValidateFunction>();
+
 /** Every value of an enum in a provider's published schema, found by a JSON pointer into `components.schemas`. */
 export function publishedEnum(provider: keyof typeof SPECS, pointer: string[]): string[] {
   let node: unknown = SPECS[provider]().components.schemas;

@@ -40,6 +40,8 @@ export const agents = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** The agent's id at its provider (Vapi assistant, Retell agent), once published. */
     providerAgentId: text('provider_agent_id'),
+    /** Retell keeps the prompt and tools in an LLM of their own: its id, once published. */
+    providerLlmId: text('provider_llm_id'),
     /**
      * Publishing to the provider: `pending` (due at `providerSyncDueAt`), `synced`, or `failed`
      * with the provider's error; retried in the background.

@@ -38,6 +38,11 @@ export const calls = pgTable(
     answeredAt: timestamp('answered_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     durationSeconds: integer('duration_seconds'),
+    /**
+     * An end reported before the provider's analysis (Retell's `call_ended` before `call_analyzed`):
+     * the call ends with the analysis, or with this when the sweep finds it overdue.
+     */
+    provisionalEnd: jsonb('provisional_end').$type<Record<string, unknown>>(),
     /** When the duration sweep closes the call if it has not ended: created + maxCallDurationSeconds. */
     deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
   },

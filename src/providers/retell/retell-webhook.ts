@@ -1,0 +1,104 @@
+import type { ProviderCallContext } from '../../calls/calls.repository.js';
+import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
+import type { WebhookAnswer } from '../vapi/vapi-webhook.js';
+import type { CallEvent, ToolInvoker } from '../voice-provider.js';
+import { retellDisposition, retellEndedEvent, retellStartedEvent, switchboardCallIdOf } from './retell-mapper.js';
+import { verifyRetellSignature } from './retell-signature.js';
+
+/** How long an answered call waits for `call_analyzed` after `call_ended` before it ends without it. */
+export const ANALYSIS_GRACE_SECONDS = 120;
+
+export interface RetellWebhookDeps {
+  callContext: (callId: string) => Promise<ProviderCallContext | undefined>;
+  credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
+  applyEvent: (event: CallEvent) => Promise<void>;
+  provisionalEnd: (event: Extract<CallEvent, { type: 'ended' }>, graceSeconds: number) => Promise<void>;
+  invokeTool: ToolInvoker;
+  /** How long an answered call waits for `call_analyzed`; default `ANALYSIS_GRACE_SECONDS`. */
+  analysisGraceSeconds?: number;
+}
+
+type Json = Record<string, unknown>;
+const refuse = (status: number, message: string): WebhookAnswer => ({ status, body: { error: message } });
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Retell's two callers, both signed with `x-retell-signature` (keyed with the account's API key):
+ * the agent's webhook (`call_started`, `call_ended`, `call_analyzed`) and its custom-tool calls. The
+ * signature is checked on the raw bytes before anything else is read from them.
+ */
+export function createRetellWebhooks({
+  callContext,
+  credentialOf,
+  applyEvent,
+  provisionalEnd,
+  invokeTool,
+  analysisGraceSeconds = ANALYSIS_GRACE_SECONDS,
+}: RetellWebhookDeps) {
+  /** The call the body is about, authenticated; or the refusal. */
+  async function authenticated(
+    raw: Buffer | undefined,
+    signature: string | undefined,
+  ): Promise<{ body: Json; call: Json; context: ProviderCallContext } | WebhookAnswer> {
+    if (!signature) return refuse(401, 'x-retell-signature is missing');
+    let body: unknown;
+    try {
+      body = JSON.parse(raw?.toString('utf8') ?? '');
+    } catch {
+      return refuse(400, 'The body is not JSON');
+    }
+    const call = isObject(body) && isObject(body.call) ? body.call : undefined;
+    const callId = call ? switchboardCallIdOf(call) : undefined;
+    const context = callId ? await callContext(callId) : undefined;
+    if (!isObject(body) || !call || context?.provider !== 'retell') return refuse(404, 'No call of ours has this id');
+    const credential = context.providerCredentialId
+      ? await credentialOf(context.organizationId, context.providerCredentialId)
+      : undefined;
+    if (!credential || !(await verifyRetellSignature(raw?.toString('utf8') ?? '', credential.apiKey, signature))) {
+      return refuse(401, 'x-retell-signature does not verify');
+    }
+    return { body, call, context };
+  }
+
+  return {
+    /** `POST /providers/retell/webhook`. */
+    async event(raw: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
+      const checked = await authenticated(raw, signature);
+      if ('status' in checked) return checked;
+      const { body, call, context } = checked;
+      switch (body.event) {
+        case 'call_started':
+          await applyEvent(retellStartedEvent(call, context.id));
+          break;
+        case 'call_ended': {
+          const ended = retellEndedEvent(call, context.id, context.outcomes);
+          const analysis = isObject(call.call_analysis) ? call.call_analysis : undefined;
+          // An answered call's outcome comes with the analysis: wait for it, a while.
+          if (!analysis && retellDisposition(ended.endedReason) === 'answered') {
+            await provisionalEnd(ended, analysisGraceSeconds);
+          } else {
+            await applyEvent(ended);
+          }
+          break;
+        }
+        case 'call_analyzed':
+          await applyEvent(retellEndedEvent(call, context.id, context.outcomes));
+          break;
+      }
+      return { status: 200, body: {} };
+    },
+
+    /** `POST /providers/retell/tool-call`: a custom tool; the answer's body goes to the LLM. */
+    async toolCall(raw: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
+      const checked = await authenticated(raw, signature);
+      if ('status' in checked) return checked;
+      const { body, context } = checked;
+      const name = typeof body.name === 'string' ? body.name : '';
+      const run = await invokeTool({ callId: context.id, name, args: body.args ?? {} });
+      return { status: 200, body: { result: run.result } };
+    },
+  };
+}
+
+export type RetellWebhooks = ReturnType<typeof createRetellWebhooks>;

@@ -42,6 +42,8 @@ import {
 } from './provider-credentials/provider-credentials.service.js';
 import { createProviderSync } from './providers/provider-sync.js';
 import { createProviderSyncRepository } from './providers/provider-sync.repository.js';
+import { providerToolsRoutes } from './providers/provider-tools.routes.js';
+import { createProviderToolsService } from './providers/provider-tools.service.js';
 import { providerWebhooksRoutes } from './providers/provider-webhooks.routes.js';
 import { createRetellProvider } from './providers/retell/retell-provider.js';
 import { createRetellWebhooks } from './providers/retell/retell-webhook.js';
@@ -197,8 +199,9 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
       timeout: 15_000,
     });
   };
+  const providerSyncRepository = createProviderSyncRepository(db);
   const providerSync = createProviderSync({
-    repository: createProviderSyncRepository(db),
+    repository: providerSyncRepository,
     credentialOf,
     vapiClient,
     retellClient,
@@ -215,6 +218,17 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     publicUrl: config.publicUrl,
     missingToolIds: (organizationId, ids) => tools.missingIds(organizationId, ids),
     credentialProviderOf: (organizationId, id) => providerCredentials.providerOf(organizationId, id),
+  });
+  const providerTools = createProviderToolsService({
+    agentRefs: (organizationId, agentId) => agents.providerRefs(organizationId, agentId),
+    credentialOf,
+    vapiClient,
+    retellClient,
+    createTool: (organizationId, input) => tools.create(organizationId, input),
+    attachTools: async (organizationId, agentId, toolIds) => {
+      await agents.update(organizationId, agentId, { toolIds });
+    },
+    linkPublished: (credentialId, published) => providerSyncRepository.savePublishedTools(credentialId, published),
   });
   const integrations = createIntegrationsService({
     repository: createIntegrationsRepository(db),
@@ -281,6 +295,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await managementApi.register(authRoutes, { auth });
     await managementApi.register(providerCredentialsRoutes, { auth, credentials: providerCredentials });
     await managementApi.register(agentsRoutes, { auth, agents });
+    await managementApi.register(providerToolsRoutes, { auth, providerTools });
     await managementApi.register(toolsRoutes, { auth, tools });
     await managementApi.register(integrationsRoutes, { auth, integrations });
     await managementApi.register(callsRoutes, { auth, calls });

@@ -59,6 +59,8 @@ const byId: Record<string, { id: () => string; body?: unknown }> = {
   'POST /v1/integrations/:id/rotate-secret': { id: () => ids.integration! },
   'GET /v1/deliveries/:id': { id: () => ids.delivery! },
   'GET /v1/provider-credentials/:id': { id: () => ids.credential! },
+  'GET /v1/agents/:id/provider-tools': { id: () => ids.agent! },
+  'POST /v1/agents/:id/provider-tools/import': { id: () => ids.agent!, body: { providerToolIds: ['x'] } },
   'PATCH /v1/provider-credentials/:id': { id: () => ids.credential!, body: { name: 'Taken over' } },
   'DELETE /v1/provider-credentials/:id': { id: () => ids.credential! },
   'POST /v1/deliveries/:id/retry': { id: () => ids.delivery! },

@@ -254,6 +254,19 @@ export function createAgentsService({
       return toPage(rows, limit, toView);
     },
 
+    /** Where the agent lives at its provider, for importing its tools; undefined when there is no such agent. */
+    async providerRefs(organizationId: string, id: string) {
+      const row = await repository.find(organizationId, id);
+      return row
+        ? {
+            provider: row.provider,
+            providerCredentialId: row.providerCredentialId,
+            providerLlmId: row.providerLlmId,
+            toolIds: row.toolIds,
+          }
+        : undefined;
+    },
+
     /** Whether the organization has this (live) agent. */
     async exists(organizationId: string, id: string): Promise<boolean> {
       return (await repository.find(organizationId, id)) !== undefined;

@@ -83,6 +83,10 @@ export async function startFakeRetell(): Promise<FakeRetell> {
           store.set(id as string, updated);
           return answer(200, updated);
         }
+        case 'GET /get-retell-llm/:id': {
+          const llm = llms.get(id as string);
+          return llm ? answer(200, llm) : answer(404, { error_message: 'Not found' });
+        }
         case 'POST /create-agent': {
           const agent = {
             ...body,

@@ -24,6 +24,8 @@ export interface FakeVapi {
   requests: { method: string; route: string; body: Json | undefined }[];
   /** Requests whose body broke the published schema, or that came without the API key. */
   violations: string[];
+  /** Adds a tool as if made in Vapi's dashboard; returns its id. */
+  seedTool(tool: Json): string;
   /** The next `count` requests answer 500 with an error body. */
   failNext(count: number): void;
   close(): Promise<void>;
@@ -88,6 +90,8 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
       switch (route) {
         case 'GET /phone-number':
           return answer(200, phoneNumbers);
+        case 'GET /tool':
+          return answer(200, [...tools.values()]);
         case 'POST /assistant':
         case 'POST /tool': {
           const created = resource(body ?? {});
@@ -129,6 +133,11 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
     calls,
     requests,
     violations,
+    seedTool(tool) {
+      const created = resource(tool);
+      tools.set(created.id, created);
+      return created.id;
+    },
     failNext(count) {
       failures = count;
     },

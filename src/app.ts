@@ -174,6 +174,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     secretBox,
     allowPrivateNetworks: config.allowPrivateNetworks,
     resolve: resolveHost,
+    onChanged: (credentialId) => providerSync.credentialChanged(credentialId),
   });
   // Agents on real providers are published in the background; the providers' SDKs send through the
   // guarded client, like every request to an address a customer chose.

@@ -45,7 +45,8 @@ describe('provider credentials', () => {
     const list = await t.request('GET', '/v1/provider-credentials', { headers: org.auth });
     expect(list.body.data.map((c: { id: string }) => c.id)).toContain(id);
 
-    // The mask written back keeps the secret; a new key replaces it; null removes the webhook secret.
+    // The mask written back keeps the secret; a new key replaces it; a Vapi credential always has a
+    // webhook secret (null makes a new one), since we publish it for Vapi to send back.
     const kept = await t.request('PATCH', `/v1/provider-credentials/${id}`, {
       headers: org.auth,
       body: { apiKey: '••••••', webhookSecret: '••••••', name: 'Renamed' },
@@ -55,7 +56,11 @@ describe('provider credentials', () => {
       headers: org.auth,
       body: { apiKey: 'another_key_wxyz', webhookSecret: null, baseUrl: null },
     });
-    expect(replaced.body).toMatchObject({ apiKeyLast4: 'wxyz', webhookSecret: null, baseUrl: null });
+    expect(replaced.body).toMatchObject({ apiKeyLast4: 'wxyz', webhookSecret: '••••••', baseUrl: null });
+    const generated = await vapi();
+    expect(generated.body.webhookSecret).toBe('••••••');
+    const retell = await create({ provider: 'retell', name: `Retell ${++named}`, apiKey: 'key_retell_1111' });
+    expect(retell.body.webhookSecret).toBeNull();
 
     expect((await t.request('DELETE', `/v1/provider-credentials/${id}`, { headers: org.auth })).status).toBe(204);
     expect((await t.request('GET', `/v1/provider-credentials/${id}`, { headers: org.auth })).status).toBe(404);

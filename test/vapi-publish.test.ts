@@ -125,6 +125,36 @@ describe('publishing to Vapi', () => {
     expect(vapi.violations.join('\n')).toBe('');
   });
 
+  it('publishes again when the credential changes: the new webhook secret reaches the assistant', async () => {
+    // A credential of its own, so that its changes republish this agent only.
+    const own = await t.request('POST', '/v1/provider-credentials', {
+      headers: org.auth,
+      body: {
+        provider: 'vapi',
+        name: 'Vapi rotating',
+        apiKey: vapi.apiKey,
+        webhookSecret: 'secret_one',
+        baseUrl: vapi.url,
+      },
+    });
+    const created = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: { name: 'Secret follower', provider: 'vapi', providerCredentialId: own.body.id },
+    });
+    const first = await synced(created.body.id);
+    expect(vapi.assistants.get(first.providerSync.providerAgentId)?.server.headers).toEqual({
+      'x-vapi-secret': 'secret_one',
+    });
+    await t.request('PATCH', `/v1/provider-credentials/${own.body.id}`, {
+      headers: org.auth,
+      body: { webhookSecret: 'secret_two' },
+    });
+    const second = await synced(created.body.id, first.providerSync.syncedAt);
+    expect(vapi.assistants.get(second.providerSync.providerAgentId)?.server.headers).toEqual({
+      'x-vapi-secret': 'secret_two',
+    });
+  });
+
   it('retries when Vapi fails, showing its error meanwhile, and removes the assistant when the agent is deleted', async () => {
     vapi.failNext(1);
     const created = await t.request('POST', '/v1/agents', {

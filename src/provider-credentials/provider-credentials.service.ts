@@ -1,5 +1,5 @@
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
-import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
+import { randomToken, SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
@@ -21,6 +21,8 @@ export interface ProviderCredentialsServiceDeps {
   allowPrivateNetworks: boolean;
   /** How a base URL's hostname resolves when it is saved; default: not resolved. */
   resolve?: (hostname: string) => Promise<string[]>;
+  /** The credential changed: agents using it publish again (their webhook secret, key or base URL moved). */
+  onChanged?: (credentialId: string) => Promise<void>;
 }
 
 /** A credential opened for an adapter: the plain secrets, never shown through the API. */
@@ -62,6 +64,7 @@ export function createProviderCredentialsService({
   secretBox,
   allowPrivateNetworks,
   resolve,
+  onChanged = async () => {},
 }: ProviderCredentialsServiceDeps) {
   async function checkBaseUrl(baseUrl: string | null | undefined): Promise<void> {
     if (baseUrl === undefined || baseUrl === null) return;
@@ -78,6 +81,10 @@ export function createProviderCredentialsService({
   }
 
   const sealed = (id: string, value: string) => secretBox.encrypt(value, id);
+  // Vapi sends back whatever secret we publish with the assistant: when none is given, we make one,
+  // so Vapi's webhooks are always authenticated. (Retell signs with the API key.)
+  const webhookSecretFor = (provider: string, given: string | null | undefined) =>
+    given ?? (provider === 'vapi' ? randomToken() : null);
 
   return {
     async create(organizationId: string, input: CreateProviderCredentialInput): Promise<ProviderCredentialView> {
@@ -92,7 +99,10 @@ export function createProviderCredentialsService({
             name: input.name,
             apiKeySealed: sealed(id, input.apiKey),
             apiKeyLast4: input.apiKey.slice(-4),
-            webhookSecretSealed: input.webhookSecret ? sealed(id, input.webhookSecret) : null,
+            webhookSecretSealed: (() => {
+              const secret = webhookSecretFor(input.provider, input.webhookSecret);
+              return secret ? sealed(id, secret) : null;
+            })(),
             baseUrl: input.baseUrl ? input.baseUrl.replace(/\/+$/, '') : null,
           }),
         );
@@ -119,7 +129,7 @@ export function createProviderCredentialsService({
       id: string,
       patch: UpdateProviderCredentialInput,
     ): Promise<ProviderCredentialView> {
-      await findOrThrow(organizationId, id);
+      const current = await findOrThrow(organizationId, id);
       await checkBaseUrl(patch.baseUrl);
       const apiKey = patch.apiKey === undefined || patch.apiKey === SECRET_MASK ? undefined : patch.apiKey;
       const webhookSecret = patch.webhookSecret === SECRET_MASK ? undefined : patch.webhookSecret;
@@ -128,11 +138,17 @@ export function createProviderCredentialsService({
           ...(patch.name !== undefined ? { name: patch.name } : {}),
           ...(apiKey !== undefined ? { apiKeySealed: sealed(id, apiKey), apiKeyLast4: apiKey.slice(-4) } : {}),
           ...(webhookSecret !== undefined
-            ? { webhookSecretSealed: webhookSecret === null ? null : sealed(id, webhookSecret) }
+            ? {
+                webhookSecretSealed: (() => {
+                  const secret = webhookSecretFor(current.provider, webhookSecret);
+                  return secret ? sealed(id, secret) : null;
+                })(),
+              }
             : {}),
           ...(patch.baseUrl !== undefined ? { baseUrl: patch.baseUrl ? patch.baseUrl.replace(/\/+$/, '') : null } : {}),
         });
         if (!updated) throw notFound('Provider credential');
+        await onChanged(id);
         return toView(updated);
       } catch (error) {
         throw error instanceof CredentialNameTakenError ? nameConflict() : error;

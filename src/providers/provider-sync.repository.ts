@@ -36,6 +36,13 @@ export function createProviderSyncRepository(db: Db) {
         )`);
     },
 
+    /** Live agents that publish with this credential. */
+    async markCredentialUsersPending(credentialId: string): Promise<void> {
+      await db.execute(sql`
+        update agents set provider_sync_state = 'pending', provider_sync_due_at = now(), provider_sync_attempts = 0
+        where provider_credential_id = ${credentialId} and provider <> 'simulator' and deleted_at is null`);
+    },
+
     /** Claims agents due for publishing (SKIP LOCKED), leasing each for `leaseSeconds`. */
     async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAgent[]> {
       const result = await db.execute(sql`

@@ -114,6 +114,9 @@ export function createProviderSync({
   }
 
   return {
+    /** A credential changed: the agents publishing with it publish again. */
+    credentialChanged: (credentialId: string): Promise<void> => repository.markCredentialUsersPending(credentialId),
+
     /** Tools changed or deleted: the agents using them publish again. */
     toolChanged: (toolId: string): Promise<void> => repository.markToolUsersPending(toolId),
 

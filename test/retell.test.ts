@@ -201,6 +201,12 @@ describe('Retell', () => {
       durationSeconds: 20,
       transcript: [{ role: 'agent', text: 'Hello Ada' }],
     });
+    // Retell retries webhooks: the same event again, or a later analysis, changes nothing.
+    await signed('/providers/retell/webhook', {
+      event: 'call_analyzed',
+      call: { ...ended, call_analysis: { custom_analysis_data: { status: 'SOLD' } } },
+    });
+    expect((await callOf(callId)).outcome).toBe('INTERESTED');
   });
 
   it('ends an unanswered call at call_ended, and an answered one without analysis after the grace period', async () => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
 import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
+import { until } from './helpers/wait.js';
 
 // The zero-loss promise of CONTRACT §5, checked the hard way: real server processes killed with
 // SIGKILL while outcomes are queued, claimed and in flight, then started again on the same data.
@@ -39,16 +40,6 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess({ ...DELIVERY_ENV, ...env });
   started.push(server);
   return server;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** An organization with two agents sending outcomes to `hookUrl`: one whose calls end at once, one whose calls never end on their own. */
@@ -138,7 +129,7 @@ async function crashAndRecover(env: Record<string, string>) {
     ...Array.from({ length: 40 }, () => place(first.url, quick)),
     ...Array.from({ length: 5 }, () => place(first.url, endless)),
   ]);
-  await until('deliveries claimed and in flight', async () => (hook.held >= 16 ? true : undefined));
+  await until('deliveries claimed and in flight', async () => (hook.held >= 16 ? true : undefined), 60_000);
   const before = await json(`${first.url}/v1/deliveries?state=pending&limit=100`, { headers: auth });
   expect(before.body.data.length).toBeGreaterThan(16);
 
@@ -146,14 +137,17 @@ async function crashAndRecover(env: Record<string, string>) {
   hook.open();
 
   const second = await start(env);
-  await until('every accepted call delivered', async () =>
-    accepted.every((id) => hook.delivered.has(id)) ? true : undefined,
-  );
+  // The killed process's claims lapse after the lease (3 s here), the open calls after the sweep.
+  await until('every accepted call delivered', async () => accepted.every((id) => hook.delivered.has(id)), 60_000);
   // Nothing lost, and the log agrees: every delivery ends delivered (each call has exactly one).
-  const log = await until('the log to settle', async () => {
-    const page = await json(`${second.url}/v1/deliveries?limit=100`, { headers: auth });
-    return page.body.data.every((d: { state: string }) => d.state === 'delivered') ? page.body.data : undefined;
-  });
+  const log = await until(
+    'the log to settle',
+    async () => {
+      const page = await json(`${second.url}/v1/deliveries?limit=100`, { headers: auth });
+      return page.body.data.every((d: { state: string }) => d.state === 'delivered') ? page.body.data : undefined;
+    },
+    60_000,
+  );
   expect(new Set(log.map((d: { callId: string }) => d.callId))).toEqual(new Set(accepted));
   expect(log).toHaveLength(accepted.length);
   await second.stop('SIGTERM');
@@ -219,7 +213,7 @@ describe('graceful shutdown', () => {
     const first = await start(env);
     const { auth, quick } = await setUp(first.url, hook.receiver.url);
     const callId = await place(first.url, quick);
-    await until('the attempt in flight', async () => (hook.held >= 1 ? true : undefined));
+    await until('the attempt in flight', async () => hook.held >= 1, 60_000);
 
     expect(await first.stop('SIGTERM')).toBe(0);
     hook.open();

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type ReceivedRequest, type Receiver, startReceiver } from './helpers/receiver.js';
+import { until } from './helpers/wait.js';
 
 let t: TestApp;
 let org: Org;
@@ -52,21 +53,11 @@ async function call(
   return answer.body.callId as string;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const deliveriesOf = async (callId: string) =>
   (await t.request('GET', `/v1/deliveries?callId=${callId}`, { headers: org.auth })).body.data as any[];
 
 const settled = (callId: string, state = 'delivered') =>
-  waitFor(`a ${state} delivery of ${callId}`, async () => {
+  until(`a ${state} delivery of ${callId}`, async () => {
     const list = await deliveriesOf(callId);
     return list.length > 0 && list.every((d) => d.state === state) ? list : undefined;
   });
@@ -233,8 +224,8 @@ describe('call-outcome webhooks', () => {
 
       healthy = false;
       await place();
-      await waitFor('failingSince to be set', async () => ((await integration()).body.failingSince ? true : undefined));
-      const disabled = await waitFor('the integration to be disabled', async () => {
+      await until('failingSince to be set', async () => ((await integration()).body.failingSince ? true : undefined));
+      const disabled = await until('the integration to be disabled', async () => {
         const body = (await integration()).body;
         return body.enabled === false ? body : undefined;
       });
@@ -248,7 +239,7 @@ describe('call-outcome webhooks', () => {
       });
       expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
       const callId = await place();
-      await waitFor('the next call delivered', async () => {
+      await until('the next call delivered', async () => {
         const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body
           .data;
         return d?.state === 'delivered' ? d : undefined;
@@ -279,7 +270,7 @@ describe('call-outcome webhooks', () => {
         body: { phone: nextPhone() },
       });
       const callId = answer.body.callId;
-      const delivery = await waitFor('a first attempt', async () => {
+      const delivery = await until('a first attempt', async () => {
         const [d] = (await local.request('GET', `/v1/deliveries?callId=${callId}`, { headers: localOrg.auth })).body
           .data;
         return d?.attempts.length === 1 && d.nextAttemptAt !== null && Date.parse(d.nextAttemptAt) - Date.now() < 60_000
@@ -347,7 +338,7 @@ describe('call-outcome webhooks', () => {
     });
     const creds = await t.credentials(org, agent.id);
     const callId = await call(creds);
-    const list = await waitFor('two delivered and the third dropped', async () => {
+    const list = await until('two delivered and the third dropped', async () => {
       const l = await deliveriesOf(callId);
       return l.length === 2 && l.every((d) => d.state === 'delivered') ? l : undefined;
     });
@@ -405,7 +396,7 @@ describe('call-outcome webhooks', () => {
     const retried = await t.request('POST', `/v1/deliveries/${delivery.id}/retry`, { headers: org.auth });
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ id: delivery.id, state: 'pending', webhookId: delivery.webhookId });
-    const again = await waitFor('the second attempt', async () => {
+    const again = await until('the second attempt', async () => {
       const d = (await t.request('GET', `/v1/deliveries/${delivery.id}`, { headers: org.auth })).body;
       return d.state === 'delivered' && d.attempts.length === 2 ? d : undefined;
     });
@@ -438,7 +429,7 @@ describe('call-outcome webhooks', () => {
     const flowing = await agentWithIntegration(fast.url);
     // More outcomes for the hanging receiver than it may hold at once, queued first.
     const stuckCalls = await Promise.all(Array.from({ length: 24 }, () => call(stuck.creds)));
-    await waitFor('the hanging receiver to hold its share', () => (slow.requests.length >= 16 ? true : undefined));
+    await until('the hanging receiver to hold its share', () => (slow.requests.length >= 16 ? true : undefined));
     const callId = await call(flowing.creds);
     await settled(callId);
     // Delivered while every request to the hanging receiver is still unanswered, and it holds no more than its share.

@@ -2,21 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeRetell, startFakeRetell } from './helpers/fake-retell.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
+import { until } from './helpers/wait.js';
 
 let t: TestApp;
 let org: Org;
 let vapi: FakeVapi;
 let retell: FakeRetell;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const agentView = async (id: string) => (await t.request('GET', `/v1/agents/${id}`, { headers: org.auth })).body;
 const syncedSince = (id: string, since = '') =>

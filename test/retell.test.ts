@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeRetell, startFakeRetell } from './helpers/fake-retell.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
+import { until } from './helpers/wait.js';
 
 let t: TestApp;
 let org: Org;
@@ -11,16 +12,6 @@ let endpoint: Receiver;
 let agentId: string;
 let tool: { id: string; aiSchema: unknown };
 let creds: { apiToken: string; apiSecret: string };
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const agentView = async (id: string) => (await t.request('GET', `/v1/agents/${id}`, { headers: org.auth })).body;
 const callOf = async (id: string) => (await t.request('GET', `/v1/calls/${id}`, { headers: org.auth })).body;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
+import { until } from './helpers/wait.js';
 
 let t: TestApp;
 let org: Org;
@@ -11,16 +12,6 @@ let credentialId: string;
 let agentId: string;
 let creds: { apiToken: string; apiSecret: string };
 const SECRET = 'vapi_hook_secret_1';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function vapiAgent(body: Record<string, unknown> = {}) {
   const created = await t.request('POST', '/v1/agents', {

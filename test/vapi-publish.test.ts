@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
+import { until } from './helpers/wait.js';
 
 let t: TestApp;
 let org: Org;
@@ -27,16 +28,6 @@ afterAll(async () => {
   await t.close();
   await vapi.close();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const agentNamed = async (id: string) => (await t.request('GET', `/v1/agents/${id}`, { headers: org.auth })).body;
 const synced = (id: string, since = '') =>

@@ -10,6 +10,7 @@ import {
   TOOL_NAME_PATTERN,
   type ToolField,
 } from '../tools/tools.schemas.js';
+import { isObject, type Json, text } from './provider-outcome.js';
 
 /** A tool as a provider describes it, reduced to what an import needs. */
 export interface ProviderTool {
@@ -35,10 +36,6 @@ export interface ImportedDefinition {
   timeoutMs?: number;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const SCALAR = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from './loopback.js';
 import { publishedRequestSchema } from './openapi.js';
 
 type Json = Record<string, any>;
@@ -121,10 +121,9 @@ export async function startFakeRetell(): Promise<FakeRetell> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await serveOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     apiKey,
     llms,
     agents,
@@ -133,10 +132,6 @@ export async function startFakeRetell(): Promise<FakeRetell> {
     failNext(count) {
       failures = count;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { serveOnLoopback } from './loopback.js';
 import { publishedSchema } from './openapi.js';
 
 type Json = Record<string, any>;
@@ -123,10 +123,9 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url, close } = await serveOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     apiKey,
     assistants,
     tools,
@@ -141,10 +140,6 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
     failNext(count) {
       failures = count;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

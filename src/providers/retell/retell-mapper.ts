@@ -3,10 +3,8 @@
  * The only place that knows Retell's shapes: everything returned here is a `CallEvent` or a plain value.
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';
+import { type Disposition, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
-
-/** How a Retell call ended, in our outcome vocabulary; `answered` takes the agent's own outcome. */
-export type Disposition = 'answered' | 'NO_ANSWER' | 'BUSY' | 'VOICEMAIL' | 'FAILED';
 
 const FAILED = new Set([
   'dial_failed',
@@ -35,11 +33,6 @@ export function retellDisposition(reason: string, inVoicemail = false): Disposit
   return 'answered';
 }
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const ms = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
@@ -83,12 +76,7 @@ export function retellEndedEvent(
   const analysis = isObject(call.call_analysis) ? call.call_analysis : {};
   const disposition = retellDisposition(endedReason, analysis.in_voicemail === true);
   const { status, ...custom } = isObject(analysis.custom_analysis_data) ? analysis.custom_analysis_data : {};
-  const outcome =
-    disposition !== 'answered'
-      ? disposition
-      : typeof status === 'string' && outcomes.includes(status)
-        ? status
-        : 'COMPLETED';
+  const outcome = outcomeOf(disposition, status, outcomes);
   const startMs = ms(call.start_timestamp);
   const endMs = ms(call.end_timestamp) ?? now().getTime();
   const endedAt = new Date(endMs).toISOString();

@@ -1,6 +1,7 @@
 import type Retell from 'retell-sdk';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import { describeProviderError } from '../provider-errors.js';
+import { readyToCall } from '../start-call.js';
 import type { StartCallRequest, StartCallResult, VoiceProvider } from '../voice-provider.js';
 
 export interface RetellProviderDeps {
@@ -18,20 +19,14 @@ export function createRetellProvider({ credentialOf, retellClient }: RetellProvi
     name: 'retell',
 
     async startCall({ callId, agent, to, variables }: StartCallRequest): Promise<StartCallResult> {
-      const credential = agent.providerCredentialId
-        ? await credentialOf(agent.organizationId, agent.providerCredentialId)
-        : undefined;
-      if (!credential) return { ok: false, message: 'The agent has no Retell credential' };
-      if (!agent.providerAgentId) {
-        return { ok: false, message: 'The agent is not published at Retell yet; see its providerSync' };
-      }
-      if (!agent.fromNumber) return { ok: false, message: 'The agent has no fromNumber' };
+      const ready = await readyToCall(agent, 'Retell', credentialOf);
+      if (!ready.ok) return ready;
       try {
-        const client = await retellClient(credential);
+        const client = await retellClient(ready.credential);
         const call = await client.call.createPhoneCall({
-          from_number: agent.fromNumber,
+          from_number: ready.fromNumber,
           to_number: to,
-          override_agent_id: agent.providerAgentId,
+          override_agent_id: ready.providerAgentId,
           retell_llm_dynamic_variables: variables,
           metadata: { switchboardCallId: callId },
         });

@@ -1,5 +1,6 @@
 import type { ProviderCallContext } from '../../calls/calls.repository.js';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
+import { isObject, type Json } from '../provider-outcome.js';
 import type { WebhookAnswer } from '../vapi/vapi-webhook.js';
 import type { CallEvent, ToolInvoker } from '../voice-provider.js';
 import { retellDisposition, retellEndedEvent, retellStartedEvent, switchboardCallIdOf } from './retell-mapper.js';
@@ -18,10 +19,7 @@ export interface RetellWebhookDeps {
   analysisGraceSeconds?: number;
 }
 
-type Json = Record<string, unknown>;
 const refuse = (status: number, message: string): WebhookAnswer => ({ status, body: { error: message } });
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Retell's two callers, both signed with `x-retell-signature` (keyed with the account's API key):

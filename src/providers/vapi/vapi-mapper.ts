@@ -3,10 +3,8 @@
  * The only place that knows Vapi's shapes: everything returned here is a `CallEvent` or a plain value.
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';
+import { type Disposition, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
-
-/** How a Vapi call ended, in our outcome vocabulary; `answered` takes the agent's own outcome. */
-export type Disposition = 'answered' | 'NO_ANSWER' | 'BUSY' | 'VOICEMAIL' | 'FAILED';
 
 const NOT_CONNECTED = new Set([
   'assistant-request-returned-invalid-assistant',
@@ -36,12 +34,6 @@ export function vapiDisposition(endedReason: string): Disposition {
   if (/error|fail/.test(endedReason) || NOT_CONNECTED.has(endedReason)) return 'FAILED';
   return 'answered';
 }
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** Our call id, which we put in `assistantOverrides.metadata` when we start the call. */
 export function switchboardCallIdOf(message: Json): string | undefined {
@@ -98,12 +90,7 @@ export function vapiEndedEvent(
   const disposition = vapiDisposition(endedReason);
   const analysis = isObject(message.analysis) ? message.analysis : {};
   const { status, ...collectedData } = isObject(analysis.structuredData) ? analysis.structuredData : {};
-  const outcome =
-    disposition !== 'answered'
-      ? disposition
-      : typeof status === 'string' && outcomes.includes(status)
-        ? status
-        : 'COMPLETED';
+  const outcome = outcomeOf(disposition, status, outcomes);
   const endedAt = iso(message.endedAt) ?? now().toISOString();
   const startedAt = iso(message.startedAt);
   const artifact = isObject(message.artifact) ? message.artifact : {};

@@ -1,6 +1,7 @@
 import type { VapiClient } from '@vapi-ai/server-sdk';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import { describeProviderError } from '../provider-errors.js';
+import { readyToCall } from '../start-call.js';
 import type { StartCallRequest, StartCallResult, VoiceProvider } from '../voice-provider.js';
 
 export interface VapiProviderDeps {
@@ -42,20 +43,14 @@ export function createVapiProvider({
     name: 'vapi',
 
     async startCall({ callId, agent, to, variables }: StartCallRequest): Promise<StartCallResult> {
-      const credential = agent.providerCredentialId
-        ? await credentialOf(agent.organizationId, agent.providerCredentialId)
-        : undefined;
-      if (!credential) return { ok: false, message: 'The agent has no Vapi credential' };
-      if (!agent.providerAgentId) {
-        return { ok: false, message: 'The agent is not published at Vapi yet; see its providerSync' };
-      }
-      if (!agent.fromNumber) return { ok: false, message: 'The agent has no fromNumber' };
+      const ready = await readyToCall(agent, 'Vapi', credentialOf);
+      if (!ready.ok) return ready;
       try {
-        const client = await vapiClient(credential);
-        const numberId = await phoneNumberId(client, credential.id, agent.fromNumber);
-        if (!numberId) return { ok: false, message: `The Vapi account has no phone number ${agent.fromNumber}` };
+        const client = await vapiClient(ready.credential);
+        const numberId = await phoneNumberId(client, ready.credential.id, ready.fromNumber);
+        if (!numberId) return { ok: false, message: `The Vapi account has no phone number ${ready.fromNumber}` };
         const call = await client.calls.create({
-          assistantId: agent.providerAgentId,
+          assistantId: ready.providerAgentId,
           phoneNumberId: numberId,
           customer: { number: to },
           assistantOverrides: { variableValues: variables, metadata: { switchboardCallId: callId } },

@@ -316,6 +316,8 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
       applyEvent: (event) => calls.applyEvent(event),
       provisionalEnd: (event, graceSeconds) => calls.provisionalEnd(event, graceSeconds),
       analysisGraceSeconds: config.analysisGraceSeconds,
+      toolNameOf: async (organizationId, toolId) =>
+        (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
       invokeTool: (call) => tools.invokeDuringCall(call),
     }),
   });

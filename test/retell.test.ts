@@ -108,7 +108,7 @@ describe('Retell', () => {
         {
           type: 'custom',
           name: 'book_visit',
-          url: `${t.config.publicUrl}/providers/retell/tool-call`,
+          url: `${t.config.publicUrl}/providers/retell/tools/${tool.id}`,
           parameters: tool.aiSchema,
         },
       ],
@@ -142,7 +142,7 @@ describe('Retell', () => {
     expect(
       (
         await signed(
-          '/providers/retell/tool-call',
+          `/providers/retell/tools/${tool.id}`,
           { name: 'book_visit', args: {}, call: retellCall(callId) },
           'key_other',
         )
@@ -160,7 +160,7 @@ describe('Retell', () => {
     });
     expect((await callOf(callId)).status).toBe('in_progress');
 
-    const toolAnswer = await signed('/providers/retell/tool-call', {
+    const toolAnswer = await signed(`/providers/retell/tools/${tool.id}`, {
       name: 'book_visit',
       args: { day: 'Tuesday' },
       call: retellCall(callId),

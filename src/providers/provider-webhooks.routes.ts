@@ -30,8 +30,13 @@ export async function providerWebhooksRoutes(
       const answer = await retell.event(raw(request.body), header(request.headers['x-retell-signature']));
       return reply.status(answer.status).send(answer.body);
     });
-    retellRoutes.post('/providers/retell/tool-call', async (request, reply) => {
-      const answer = await retell.toolCall(raw(request.body), header(request.headers['x-retell-signature']));
+    // CONTRACT §6: a provider that calls tools at their own URL calls /providers/<provider>/tools/:toolId.
+    retellRoutes.post<{ Params: { toolId: string } }>('/providers/retell/tools/:toolId', async (request, reply) => {
+      const answer = await retell.toolCall(
+        request.params.toolId,
+        raw(request.body),
+        header(request.headers['x-retell-signature']),
+      );
       return reply.status(answer.status).send(answer.body);
     });
   });

@@ -8,7 +8,7 @@ import type { PublishableAgent, PublishableTool } from '../vapi/vapi-publisher.j
 
 export interface RetellPublishTarget {
   client: Retell;
-  /** Our base URL: tool calls go to `/providers/retell/tool-call`, events to `/providers/retell/webhook`. */
+  /** Our base URL: tool calls go to `/providers/retell/tools/<tool id>`, events to `/providers/retell/webhook`. */
   publicUrl: string;
 }
 
@@ -27,7 +27,7 @@ export function retellLlmBody(agent: PublishableAgent, tools: PublishableTool[],
       type: 'custom' as const,
       name: tool.name,
       description: tool.description,
-      url: `${target.publicUrl}/providers/retell/tool-call`,
+      url: `${target.publicUrl}/providers/retell/tools/${tool.id}`,
       method: 'POST' as const,
       parameters: tool.aiSchema,
       speak_during_execution: false,

@@ -15,6 +15,8 @@ export interface RetellWebhookDeps {
   applyEvent: (event: CallEvent) => Promise<void>;
   provisionalEnd: (event: Extract<CallEvent, { type: 'ended' }>, graceSeconds: number) => Promise<void>;
   invokeTool: ToolInvoker;
+  /** The name of the organization's tool with this id, if there is one. */
+  toolNameOf: (organizationId: string, toolId: string) => Promise<string | undefined>;
   /** How long an answered call waits for `call_analyzed`; default `ANALYSIS_GRACE_SECONDS`. */
   analysisGraceSeconds?: number;
 }
@@ -32,6 +34,7 @@ export function createRetellWebhooks({
   applyEvent,
   provisionalEnd,
   invokeTool,
+  toolNameOf,
   analysisGraceSeconds = ANALYSIS_GRACE_SECONDS,
 }: RetellWebhookDeps) {
   /** The call the body is about, authenticated; or the refusal. */
@@ -87,12 +90,16 @@ export function createRetellWebhooks({
       return { status: 200, body: {} };
     },
 
-    /** `POST /providers/retell/tool-call`: a custom tool; the answer's body goes to the LLM. */
-    async toolCall(raw: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
+    /**
+     * `POST /providers/retell/tools/:toolId`: one of our tools, as the custom tool we published; the
+     * answer's body goes to the LLM. The tool is the one the URL names (Retell's `name` if it is gone).
+     */
+    async toolCall(toolId: string, raw: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
       const checked = await authenticated(raw, signature);
       if ('status' in checked) return checked;
       const { body, context } = checked;
-      const name = typeof body.name === 'string' ? body.name : '';
+      const name =
+        (await toolNameOf(context.organizationId, toolId)) ?? (typeof body.name === 'string' ? body.name : '');
       const run = await invokeTool({ callId: context.id, name, args: body.args ?? {} });
       return { status: 200, body: { result: run.result } };
     },

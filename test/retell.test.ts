@@ -116,6 +116,27 @@ describe('Retell', () => {
     expect(retell.violations.join('\n')).toBe('');
   });
 
+  it('retries publishing when Retell fails, showing its error meanwhile', async () => {
+    retell.failNext(1);
+    const view = await agentView(agentId);
+    await t.request('PATCH', `/v1/agents/${agentId}`, {
+      headers: org.auth,
+      body: { prompt: 'Book a visit, {{name}}.' },
+    });
+    const failing = await until('the failure shown', async () => {
+      const v = await agentView(agentId);
+      return v.providerSync.error ? v : undefined;
+    });
+    expect(failing.providerSync).toMatchObject({ state: 'pending', error: expect.stringContaining('500') });
+    const again = await until('published after the retry', async () => {
+      const v = await agentView(agentId);
+      return v.providerSync.state === 'synced' && v.providerSync.syncedAt > view.providerSync.syncedAt ? v : undefined;
+    });
+    expect(again.providerSync.error).toBeNull();
+    const llmId = retell.agents.get(again.providerSync.providerAgentId)?.response_engine.llm_id;
+    expect(retell.llms.get(llmId)?.general_prompt).toBe('Book a visit, {{name}}.');
+  });
+
   it('places the call from the agent’s number with the variables and our call id', async () => {
     const callId = await placeCall();
     const sent = [...retell.calls.values()].find((c) => c.metadata?.switchboardCallId === callId);

@@ -116,6 +116,21 @@ describe('publishing to Vapi', () => {
     expect(vapi.violations.join('\n')).toBe('');
   });
 
+  it('removes a deleted tool at Vapi', async () => {
+    const tool = await createTool('to_delete');
+    const created = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: { name: 'Loses a tool', provider: 'vapi', providerCredentialId: credentialId, toolIds: [tool.id] },
+    });
+    const first = await synced(created.body.id);
+    const vapiToolId = vapi.assistants.get(first.providerSync.providerAgentId)?.model.toolIds[0];
+    expect(vapi.tools.has(vapiToolId)).toBe(true);
+    expect((await t.request('DELETE', `/v1/tools/${tool.id}`, { headers: org.auth })).status).toBe(204);
+    const second = await synced(created.body.id, first.providerSync.syncedAt);
+    expect(second.toolIds).toEqual([]);
+    expect(vapi.tools.has(vapiToolId)).toBe(false);
+  });
+
   it('publishes again when the credential changes: the new webhook secret reaches the assistant', async () => {
     // A credential of its own, so that its changes republish this agent only.
     const own = await t.request('POST', '/v1/provider-credentials', {

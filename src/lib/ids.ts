@@ -20,34 +20,62 @@ export type IdPrefix =
 
 /**
  * A new id: `<prefix>_` + 10 characters of millisecond time + 16 random characters.
- * Ids sort by creation time, which makes them usable as pagination cursors.
+ * Ids sort by creation time, which makes them usable as pagination cursors. Within one process they
+ * are strictly increasing: ids made in the same millisecond (a call's tool runs, a burst of calls)
+ * continue the previous one's random part plus one, as monotonic ULIDs do, so lists ordered by id
+ * keep the order things happened in.
  */
 // Random bytes drawn 4 KiB at a time: one system call per 256 ids instead of one per id.
 const POOL_SIZE = 4096;
 let pool = Buffer.alloc(0);
 let poolOffset = POOL_SIZE;
 
-function random16(): Buffer {
+function randomDigits(): number[] {
   if (poolOffset + 16 > pool.length) {
     pool = randomBytes(POOL_SIZE);
     poolOffset = 0;
   }
-  const bytes = pool.subarray(poolOffset, poolOffset + 16);
+  const digits = [...pool.subarray(poolOffset, poolOffset + 16)].map((byte) => byte % 32);
   poolOffset += 16;
-  return bytes;
+  return digits;
 }
 
+/** The next value of base-32 digits, or undefined when they were all at their highest. */
+function increment(digits: number[]): number[] | undefined {
+  const next = [...digits];
+  for (let i = next.length - 1; i >= 0; i--) {
+    if ((next[i] as number) < 31) {
+      next[i] = (next[i] as number) + 1;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return undefined;
+}
+
+let lastTime = -1;
+let lastDigits: number[] = [];
+
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
-  let time = '';
-  let t = now;
+  let time = now;
+  let digits: number[] | undefined;
+  if (time <= lastTime) {
+    time = lastTime;
+    digits = increment(lastDigits);
+    // 32^16 ids in one millisecond: move on to the next.
+    if (!digits) time = lastTime + 1;
+  }
+  digits ??= randomDigits();
+  lastTime = time;
+  lastDigits = digits;
+
+  let encoded = '';
+  let t = time;
   for (let i = 0; i < 10; i++) {
-    time = ALPHABET[t % 32] + time;
+    encoded = ALPHABET[t % 32] + encoded;
     t = Math.floor(t / 32);
   }
-  const bytes = random16();
-  let random = '';
-  for (const byte of bytes) random += ALPHABET[byte % 32];
-  return `${prefix}_${time}${random}`;
+  return `${prefix}_${encoded}${digits.map((d) => ALPHABET[d]).join('')}`;
 }
 
 const ID_PATTERN = /^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{26}$/;

@@ -116,6 +116,19 @@ describe('publishing to Vapi', () => {
     expect(vapi.violations.join('\n')).toBe('');
   });
 
+  it('shows failed, with the reason, when there is nothing to publish with', async () => {
+    const created = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: { name: 'No credential', provider: 'vapi', fromNumber: '+14155550100' },
+    });
+    expect(created.body.configured).toBe(false);
+    const failed = await until('the sync to fail', async () => {
+      const agent = await agentNamed(created.body.id);
+      return agent.providerSync.state === 'failed' ? agent : undefined;
+    });
+    expect(failed.providerSync.error).toBe('The agent has no provider credential');
+  });
+
   it('removes a deleted tool at Vapi', async () => {
     const tool = await createTool('to_delete');
     const created = await t.request('POST', '/v1/agents', {

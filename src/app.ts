@@ -55,6 +55,7 @@ import { compileAiSchema } from './tools/tool-definition.js';
 import { createToolsRepository } from './tools/tools.repository.js';
 import { toolsRoutes } from './tools/tools.routes.js';
 import { createToolsService } from './tools/tools.service.js';
+import { dashboardDir, dashboardRoutes } from './web.js';
 
 export interface AppDeps {
   config: Config;
@@ -303,6 +304,9 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await managementApi.register(deliveriesRoutes, { auth, deliveries });
   });
   await app.register(clickToCallRoutes, { clickToCall });
+  const dashboard = dashboardDir();
+  if (dashboard) await app.register(dashboardRoutes, { dir: dashboard });
+  else app.log.warn('the dashboard is not built (npm run build): / serves nothing');
   await app.register(providerWebhooksRoutes, {
     vapi: createVapiWebhook({
       callContext: (callId) => calls.providerContext(callId),

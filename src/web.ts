@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Where `npm run build` puts the dashboard: dist/web, found from this file in src/ or in dist/. */
 export function dashboardDir(): string | undefined {
@@ -15,17 +16,46 @@ export function dashboardDir(): string | undefined {
 /** Paths that are never the dashboard's: the APIs keep their JSON 404. */
 const API_PREFIXES = ['/v1/', '/api/', '/providers/', '/healthz', '/readyz', '/metrics', '/openapi.json', '/docs'];
 
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
 /**
- * The dashboard (CONTRACT §7), served by the API process at `/`: its built files, and its
- * index.html for any other page a browser asks for (the app routes in the browser).
+ * The dashboard (CONTRACT §7), served by the API process at `/`: the files Vite built (its
+ * `assets/` are content-hashed, so cached for a year), and index.html for any other page a browser
+ * asks for (the app routes in the browser). A few lines instead of @fastify/static: the server
+ * starts without loading a file-serving stack it needs only when a browser comes (decision 0021).
  */
 export async function dashboardRoutes(app: FastifyInstance, { dir }: { dir: string }): Promise<void> {
-  await app.register(fastifyStatic, { root: dir, prefix: '/', wildcard: false, index: 'index.html' });
+  const root = path.resolve(dir);
+  const send = async (reply: FastifyReply, file: string, immutable: boolean) => {
+    const body = await readFile(file);
+    return reply
+      .type(TYPES[path.extname(file)] ?? 'application/octet-stream')
+      .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .send(body);
+  };
+
+  app.get('/assets/*', async (request, reply) => {
+    const name = (request.params as { '*': string })['*'];
+    const file = path.resolve(root, 'assets', name);
+    // Nothing outside assets/, whatever the path says.
+    if (!file.startsWith(path.join(root, 'assets') + path.sep) || !existsSync(file)) return reply.callNotFound();
+    return send(reply, file, true);
+  });
+
   app.get('/*', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (API_PREFIXES.some((prefix) => path.startsWith(prefix)) || !request.headers.accept?.includes('text/html')) {
+    const urlPath = request.url.split('?')[0] ?? '';
+    if (API_PREFIXES.some((prefix) => urlPath.startsWith(prefix)) || !request.headers.accept?.includes('text/html')) {
       return reply.callNotFound();
     }
-    return reply.type('text/html').sendFile('index.html');
+    return send(reply, path.join(root, 'index.html'), false);
   });
 }

@@ -102,6 +102,17 @@ describe.runIf(haveBrowser)('the dashboard', () => {
     expect(((await response.json()) as { code: string }).code).toBe('api:not_found');
     const page = await fetch(`${t.url}/calls/123`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(await page.text()).toContain('<div id="root">');
+    // Built assets are content-hashed: cached for good. Nothing outside assets/ is reachable through it.
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(
+      await (await fetch(t.url, { headers: { accept: 'text/html' } })).text(),
+    );
+    const asset = await fetch(`${t.url}${script?.[1]}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('text/javascript');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${t.url}/assets/..%2f..%2fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${t.url}/assets/missing.js`)).status).toBe(404);
   });
 });

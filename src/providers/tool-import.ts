@@ -119,76 +119,73 @@ function parametersOf(schema: unknown, method: ImportedDefinition['method'], war
   return fieldsOf(schema, '$.parameters', warnings).map((field) => ({ ...field, location }));
 }
 
-function candidate(
-  id: string,
-  name: string,
-  type: string,
-  description: string,
-  problems: string[],
-  warnings: string[],
-  definition?: ImportedDefinition,
-): ProviderTool {
-  if (!new RegExp(TOOL_NAME_PATTERN).test(name))
-    problems.push(`the name "${name}" is not one we accept (${TOOL_NAME_PATTERN})`);
-  return problems.length > 0
-    ? { id, name, type, description, problems, warnings }
-    : { id, name, type, description, problems, warnings, definition };
+/** How one provider tool turns out: refused for a reason, or accepted with a definition; warnings gathered meanwhile. */
+function importing(id: string, name: string, type: string, description: string) {
+  const warnings: string[] = [];
+  const nameProblem = new RegExp(TOOL_NAME_PATTERN).test(name)
+    ? []
+    : [`the name "${name}" is not one we accept (${TOOL_NAME_PATTERN})`];
+  return {
+    warnings,
+    refuse: (problem: string): ProviderTool => ({
+      id,
+      name,
+      type,
+      description,
+      problems: [problem, ...nameProblem],
+      warnings,
+    }),
+    accept: (definition: Omit<ImportedDefinition, 'name' | 'description'>): ProviderTool =>
+      nameProblem.length > 0
+        ? { id, name, type, description, problems: nameProblem, warnings }
+        : { id, name, type, description, problems: [], warnings, definition: { name, description, ...definition } },
+  };
 }
+
+/** An HTTP method we accept, from a provider's text (default POST); undefined when it is not one. */
+function methodOf(raw: unknown): ImportedDefinition['method'] | undefined {
+  const method = (text(raw) ?? 'POST').toUpperCase();
+  return (METHODS as readonly string[]).includes(method) ? (method as ImportedDefinition['method']) : undefined;
+}
+
+/** A timeout in ms held within ours (1–30 s), or undefined when none is given. */
+const timeoutWithin = (ms: unknown) => (typeof ms === 'number' ? Math.min(30_000, Math.max(1000, ms)) : undefined);
 
 /** A Vapi tool (`GET /tool`): function tools call a server, apiRequest tools call an endpoint; others run at Vapi. */
 export function fromVapiTool(tool: Json): ProviderTool {
-  const id = text(tool.id) ?? '';
   const type = text(tool.type) ?? 'unknown';
   const fn = isObject(tool.function) ? tool.function : {};
   const name = text(fn.name) ?? text(tool.name) ?? '';
   const description = text(fn.description) ?? text(tool.description) ?? '';
-  const problems: string[] = [];
-  const warnings: string[] = [];
-  const server = isObject(tool.server) ? tool.server : {};
+  const { warnings, refuse, accept } = importing(text(tool.id) ?? '', name, type, description);
   if (type === 'function') {
+    const server = isObject(tool.server) ? tool.server : {};
     const url = text(server.url);
-    if (!url) return candidate(id, name, type, description, ['it has no server URL to call'], warnings);
-    const timeout =
-      typeof server.timeoutSeconds === 'number'
-        ? Math.min(30_000, Math.max(1000, server.timeoutSeconds * 1000))
-        : undefined;
-    return candidate(id, name, type, description, problems, warnings, {
-      name,
-      description,
+    if (!url) return refuse('it has no server URL to call');
+    const timeoutMs = timeoutWithin(
+      typeof server.timeoutSeconds === 'number' ? server.timeoutSeconds * 1000 : undefined,
+    );
+    return accept({
       method: 'POST',
       url,
       headers: headersOf(server.headers, '$.server.headers', warnings),
       parameters: parametersOf(fn.parameters, 'POST', warnings),
-      ...(timeout ? { timeoutMs: timeout } : {}),
+      ...(timeoutMs ? { timeoutMs } : {}),
     });
   }
   if (type === 'apiRequest') {
-    const method = (text(tool.method) ?? 'POST').toUpperCase() as ImportedDefinition['method'];
     const url = text(tool.url);
-    if (!url) return candidate(id, name, type, description, ['it has no URL'], warnings);
-    if (!METHODS.includes(method))
-      return candidate(id, name, type, description, [`method ${method} is not supported`], warnings);
-    if (tool.headers !== undefined)
+    if (!url) return refuse('it has no URL');
+    const method = methodOf(tool.method);
+    if (!method) return refuse(`method ${text(tool.method)?.toUpperCase()} is not supported`);
+    if (tool.headers !== undefined) {
       warnings.push(
         '$.headers: headers described as a JSON schema were left out; add them as fixed or variable headers',
       );
-    return candidate(id, name, type, description, problems, warnings, {
-      name,
-      description,
-      method,
-      url,
-      headers: [],
-      parameters: parametersOf(tool.body, method, warnings),
-    });
+    }
+    return accept({ method, url, headers: [], parameters: parametersOf(tool.body, method, warnings) });
   }
-  return candidate(
-    id,
-    name,
-    type,
-    description,
-    [`Vapi ${type} tools run at Vapi; there is no endpoint of yours to call`],
-    warnings,
-  );
+  return refuse(`Vapi ${type} tools run at Vapi; there is no endpoint of yours to call`);
 }
 
 /** A Retell custom tool (the agent's LLM's `general_tools`); the other kinds run at Retell. */
@@ -196,23 +193,12 @@ export function fromRetellTool(tool: Json, index: number): ProviderTool {
   const name = text(tool.name) ?? '';
   const type = text(tool.type) ?? 'unknown';
   const description = text(tool.description) ?? '';
-  const id = name || `tool-${index}`;
-  const warnings: string[] = [];
-  if (type !== 'custom') {
-    return candidate(
-      id,
-      name,
-      type,
-      description,
-      [`Retell ${type} tools run at Retell; there is no endpoint of yours to call`],
-      warnings,
-    );
-  }
+  const { warnings, refuse, accept } = importing(name || `tool-${index}`, name, type, description);
+  if (type !== 'custom') return refuse(`Retell ${type} tools run at Retell; there is no endpoint of yours to call`);
   const url = text(tool.url);
-  if (!url) return candidate(id, name, type, description, ['it has no URL'], warnings);
-  const method = (text(tool.method) ?? 'POST').toUpperCase() as ImportedDefinition['method'];
-  if (!METHODS.includes(method))
-    return candidate(id, name, type, description, [`method ${method} is not supported`], warnings);
+  if (!url) return refuse('it has no URL');
+  const method = methodOf(tool.method);
+  if (!method) return refuse(`method ${text(tool.method)?.toUpperCase()} is not supported`);
   if (tool.args_at_root !== true && method !== 'GET') {
     warnings.push(
       'Retell sent the arguments wrapped as {name, args, call}; Switchboard sends the arguments themselves as the body',
@@ -226,16 +212,14 @@ export function fromRetellTool(tool: Json, index: number): ProviderTool {
       else warnings.push(`$.query_params.${key}: a value that is not text was left out`);
     }
   }
-  const timeout = typeof tool.timeout_ms === 'number' ? Math.min(30_000, Math.max(1000, tool.timeout_ms)) : undefined;
+  const timeoutMs = timeoutWithin(tool.timeout_ms);
   if (typeof tool.timeout_ms === 'number' && tool.timeout_ms > 30_000)
     warnings.push(`$.timeout_ms: ${tool.timeout_ms} ms is cut to 30000, our longest`);
-  return candidate(id, name, type, description, [], warnings, {
-    name,
-    description,
+  return accept({
     method,
     url,
     headers: headersOf(tool.headers, '$.headers', warnings),
     parameters,
-    ...(timeout ? { timeoutMs: timeout } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
   });
 }

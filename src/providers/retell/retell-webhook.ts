@@ -1,8 +1,8 @@
 import type { ProviderCallContext } from '../../calls/calls.repository.js';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import { isObject, type Json } from '../provider-outcome.js';
-import type { WebhookAnswer } from '../vapi/vapi-webhook.js';
 import type { CallEvent, ToolInvoker } from '../voice-provider.js';
+import { refuse, type WebhookAnswer } from '../webhook-answer.js';
 import { retellDisposition, retellEndedEvent, retellStartedEvent, switchboardCallIdOf } from './retell-mapper.js';
 import { verifyRetellSignature } from './retell-signature.js';
 
@@ -20,8 +20,6 @@ export interface RetellWebhookDeps {
   /** How long an answered call waits for `call_analyzed`; default `ANALYSIS_GRACE_SECONDS`. */
   analysisGraceSeconds?: number;
 }
-
-const refuse = (status: number, message: string): WebhookAnswer => ({ status, body: { error: message } });
 
 /**
  * Retell's two callers, both signed with `x-retell-signature` (keyed with the account's API key):

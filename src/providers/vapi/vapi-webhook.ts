@@ -2,6 +2,7 @@ import type { ProviderCallContext } from '../../calls/calls.repository.js';
 import { constantTimeEquals } from '../../lib/crypto.js';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import type { CallEvent, ToolInvoker } from '../voice-provider.js';
+import { refuse, type WebhookAnswer } from '../webhook-answer.js';
 import { switchboardCallIdOf, vapiEndedEvent, vapiStatusEvent, vapiToolCalls, vapiToolResults } from './vapi-mapper.js';
 
 export interface VapiWebhookDeps {
@@ -10,10 +11,6 @@ export interface VapiWebhookDeps {
   applyEvent: (event: CallEvent) => Promise<void>;
   invokeTool: ToolInvoker;
 }
-
-export type WebhookAnswer = { status: number; body: unknown };
-
-const refuse = (status: number, message: string): WebhookAnswer => ({ status, body: { error: message } });
 
 /**
  * `POST /providers/vapi/webhook` (issue 5): authenticated by the `x-vapi-secret` we gave Vapi (the

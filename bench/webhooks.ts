@@ -174,7 +174,7 @@ function callEnder(database: Database) {
       })
       .then((ended) => {
         due.announce();
-        return ended;
+        return ended !== null;
       });
 }
 

@@ -11,12 +11,14 @@ import { createAgentsService } from './agents/agents.service.js';
 import { createAuthRepository } from './auth/auth.repository.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { createAuthService } from './auth/auth.service.js';
+import { refuseCrossSiteWrites } from './auth/cross-site.js';
 import { createCallsRepository } from './calls/calls.repository.js';
 import { callsRoutes } from './calls/calls.routes.js';
 import { createCallsService } from './calls/calls.service.js';
 import { createClickToCallRepository } from './click-to-call/click-to-call.repository.js';
 import { clickToCallRoutes } from './click-to-call/click-to-call.routes.js';
 import { createClickToCallService } from './click-to-call/click-to-call.service.js';
+import { testCallRoutes } from './click-to-call/test-call.routes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createDeliveriesRepository } from './deliveries/deliveries.repository.js';
@@ -33,7 +35,11 @@ import { createIntegrationsService } from './integrations/integrations.service.j
 import { runPeriodically } from './jobs/periodic.js';
 import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
+import { jsonProblem } from './lib/json-guard.js';
 import { createOutboundClient } from './lib/outbound-http.js';
+import { createMetrics } from './metrics/metrics.js';
+import { metricsRoutes, recordHttpRequests } from './metrics/metrics.routes.js';
+import { openApiRoutes, registerOpenApi } from './openapi.js';
 import { createProviderCredentialsRepository } from './provider-credentials/provider-credentials.repository.js';
 import { providerCredentialsRoutes } from './provider-credentials/provider-credentials.routes.js';
 import {
@@ -63,6 +69,12 @@ export interface AppDeps {
   masterKey: Buffer;
   /** Fastify's logger option; default: pino at `config.logLevel` with secrets redacted. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * How customers' hostnames resolve, both when a URL is saved and when every outbound request
+   * connects; default: the system's resolver. Tests give one that answers differently each time
+   * (DNS rebinding).
+   */
+  resolveHost?: (hostname: string) => Promise<string[]>;
 }
 
 export interface RouteEntry {
@@ -129,13 +141,19 @@ function parseJsonBody(_request: unknown, body: string | Buffer, done: (error: E
  * The composition root: builds every service once from its explicit dependencies and registers
  * every route. Background work (the duration sweep) runs unless `config.role` is `api`.
  */
-export async function buildApp({ config, database, masterKey, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  masterKey,
+  logger,
+  resolveHost: resolveHostOption,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: REDACTED_PATHS },
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler());
   const routeTable: RouteEntry[] = [];
@@ -146,6 +164,8 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   registerApiErrorHandler(app);
+  // Before every route: the generator learns the routes as they are added (GET /openapi.json).
+  await registerOpenApi(app);
   // A callback hook, not an async one: it runs on every request, and a promise per request shows.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -153,13 +173,21 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
   });
 
   const { db } = database;
+  const deliveriesRepository = createDeliveriesRepository(db, { disableAfterSeconds: config.autoDisableSeconds });
+  // One registry per app: its instruments are handed to the services that record into them.
+  const metrics = createMetrics({
+    deliveryQueue: () => deliveriesRepository.queueStats(),
+    onError: (err) => app.log.warn({ err }, 'metrics: could not read the delivery queue'),
+  });
+  recordHttpRequests(app, metrics);
   // How customers' hostnames resolve when a URL is saved (checked against the private-address guard).
-  const resolveHost = async (hostname: string) =>
-    (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+  const resolveHost =
+    resolveHostOption ??
+    (async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address));
   const secretBox = createSecretBox(masterKey);
   const auth = createAuthService({ repository: createAuthRepository(db), signup: config.signup });
   // One pooled, address-guarded HTTP client for every request sent to a customer's endpoint.
-  const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks });
+  const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, resolve: resolveHost });
   const tools = createToolsService({
     repository: createToolsRepository(db),
     secretBox,
@@ -169,6 +197,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     cache: createToolCallCache({ feed: database.changes }),
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record a tool invocation'),
     onToolChanged: (toolId) => providerSync.toolChanged(toolId),
+    onToolRun: metrics.tools.ran,
   });
   const providerCredentials = createProviderCredentialsService({
     repository: createProviderCredentialsRepository(db),
@@ -211,6 +240,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     publicUrl: config.publicUrl,
     onError: (err, agentId) => app.log.error({ err, agentId }, 'publishing to the provider failed to record'),
     onPublished: (agentId) => database.changes.publish(AGENT_TOPIC, agentId),
+    onFailed: metrics.providerSync.failed,
   });
   const agents = createAgentsService({
     repository: createAgentsRepository(db),
@@ -232,18 +262,19 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     },
     linkPublished: (credentialId, published) => providerSyncRepository.savePublishedTools(credentialId, published),
   });
-  const integrations = createIntegrationsService({
-    repository: createIntegrationsRepository(db),
-    secretBox,
-    agentExists: (organizationId, agentId) => agents.exists(organizationId, agentId),
-    allowPrivateNetworks: config.allowPrivateNetworks,
-    resolve: resolveHost,
-  });
-  const deliveriesRepository = createDeliveriesRepository(db, { disableAfterSeconds: config.autoDisableSeconds });
   // Webhooks get their own pool, with the contract's 5 s to connect.
   const webhookOutbound = createOutboundClient({
     allowPrivateNetworks: config.allowPrivateNetworks,
+    resolve: resolveHost,
     connectTimeoutMs: WEBHOOK_CONNECT_TIMEOUT_MS,
+  });
+  const integrations = createIntegrationsService({
+    repository: createIntegrationsRepository(db),
+    secretBox,
+    agentNameOf: (organizationId, agentId) => agents.nameOf(organizationId, agentId),
+    outbound: webhookOutbound,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    resolve: resolveHost,
   });
   const deliveryWorker =
     config.role === 'api'
@@ -256,6 +287,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
           shutdownGraceMs: config.shutdownGraceMs,
           leaseSeconds: config.deliveryLeaseSeconds,
           onError: (err) => app.log.error({ err }, 'the webhook delivery worker hit an error'),
+          onAttempted: metrics.deliveries.attempted,
         });
   const due = createDueSignal(database.changes, (err) => app.log.warn({ err }, 'could not announce due deliveries'));
   if (deliveryWorker) due.subscribe(() => deliveryWorker.wake());
@@ -271,6 +303,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     toolCalls: tools,
     deliveriesOf: (callIds) => deliveries.ofCalls(callIds),
     onCallsEnded: () => due.announce(),
+    onCallEnded: metrics.calls.ended,
   });
   const simulator = createSimulator({
     onEvent: (event) => calls.applyEvent(event),
@@ -288,12 +321,24 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
       retell: createRetellProvider({ credentialOf, retellClient }),
     },
     onError: (err, context) => app.log.error({ err }, `click-to-call: failed ${context}`),
+    onAnswered: metrics.clickToCall.answered,
   });
 
   await app.register(healthRoutes, { database });
+  await app.register(metricsRoutes, { metrics });
+  await app.register(openApiRoutes);
   // The management API in its own scope: only it reads cookies, so the click-to-call path does not pay for them.
   await app.register(async (managementApi) => {
+    // Before the schemas: a string PostgreSQL cannot store (NUL, a lone surrogate) anywhere in the
+    // body, the path or the query would fail its query, and a body nested thousands deep would
+    // overflow the validator's stack: both answered 500 (src/lib/json-guard.ts).
+    managementApi.addHook('preValidation', (request, _reply, done) => {
+      const problem =
+        jsonProblem(request.body) ?? jsonProblem(request.params, 'params') ?? jsonProblem(request.query, 'query');
+      done(problem && validationError([problem]));
+    });
     await managementApi.register(fastifyCookie);
+    managementApi.addHook('onRequest', refuseCrossSiteWrites);
     await managementApi.register(authRoutes, { auth });
     await managementApi.register(providerCredentialsRoutes, { auth, credentials: providerCredentials });
     await managementApi.register(agentsRoutes, { auth, agents });
@@ -302,6 +347,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
     await managementApi.register(integrationsRoutes, { auth, integrations });
     await managementApi.register(callsRoutes, { auth, calls });
     await managementApi.register(deliveriesRoutes, { auth, deliveries });
+    await managementApi.register(testCallRoutes, { auth, clickToCall });
   });
   await app.register(clickToCallRoutes, { clickToCall });
   const dashboard = dashboardDir();
@@ -343,6 +389,7 @@ export async function buildApp({ config, database, masterKey, logger }: AppDeps)
         const closed = await calls.closeOverdueCalls();
         if (closed > 0) app.log.info({ closed }, 'closed calls past their maximum duration');
         await clickToCallRepository.pruneExpired(new Date());
+        await auth.pruneLoginFailures();
       },
       config.sweepIntervalMs,
       (err) => app.log.error({ err }, 'the duration sweep failed'),

@@ -21,10 +21,25 @@ function readStdin(): Buffer {
   }
 }
 
+/** What scripts can rely on: the same codes for every command. */
+const EXIT_CODES = `
+Exit codes:
+  0  done (for call: the request was accepted)
+  1  refused or failed (call: any answer other than 2xx; serve: could not start)
+  2  usage: an unknown command or option, a missing or invalid value
+  3  conflict (org create: the email is already registered)
+  4  unreachable (call: no answer from the server)`;
+
 const program = new Command()
   .name('switchboard')
   .description('Run AI voice agents: click to call, tools during calls, signed call-outcome webhooks.')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .addHelpText('after', EXIT_CODES)
+  // Commander exits 1 on a usage error, the code this CLI keeps for refusals: usage errors are 2.
+  // Set before the commands are added, so each of them inherits it.
+  .exitOverride((error) => {
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  });
 
 program
   .command('serve')
@@ -124,12 +139,21 @@ program
       try {
         response = await fetch(`${base}/api/click-to-call`, { method: 'POST', headers, body });
       } catch (error) {
-        fail(`could not reach ${base}: ${error instanceof Error ? error.message : String(error)}`, 2);
+        fail(`could not reach ${base}: ${error instanceof Error ? error.message : String(error)}`, 4);
       }
       process.stdout.write(`${await response.text()}\n`);
       process.exitCode = response.ok ? 0 : 1;
     },
   );
+
+// Every command's --help ends with the same exit codes.
+const withHelp = (command: Command): void => {
+  for (const sub of command.commands) {
+    sub.addHelpText('after', EXIT_CODES);
+    withHelp(sub);
+  }
+};
+withHelp(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) fail(error.message);

@@ -14,6 +14,13 @@ export interface Config {
   readonly host: string;
   /** `DATABASE_URL`; absent means the embedded PGlite database in `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /**
+   * `SWITCHBOARD_DATABASE_TIMEOUT_MS`, default 1500: with `DATABASE_URL`, how long connecting to
+   * PostgreSQL or one statement may take before it fails. A database that stopped answering then
+   * costs a request an error within it (click to call answers within 2 s), never a hang. Raise it
+   * for statements that are slow by nature; migrations are not bound by it.
+   */
+  readonly databaseTimeoutMs: number;
   /** `SWITCHBOARD_DATA_DIR`, default `./.switchboard`, resolved against the working directory. */
   readonly dataDir: string;
   /** `SWITCHBOARD_MASTER_KEY`: 32 bytes, base64. Generated into the data dir when absent in embedded mode. */
@@ -22,6 +29,14 @@ export interface Config {
   readonly publicUrl: string;
   /** `SWITCHBOARD_ALLOW_PRIVATE_NETWORKS`, default false: outbound requests may reach private addresses only when true. */
   readonly allowPrivateNetworks: boolean;
+  /**
+   * `SWITCHBOARD_TRUST_PROXY`: the proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are believed
+   * (Fastify's `trustProxy`: `true`, `false`, or a comma list of addresses, CIDRs and
+   * `loopback` / `linklocal` / `uniquelocal`). Default `loopback,linklocal,uniquelocal`: a load
+   * balancer on the same host or a private network, never a client on the internet, whose forged
+   * headers would otherwise choose the address the log-in limit counts and the cookie's `Secure`.
+   */
+  readonly trustProxy: boolean | string;
   /** `SWITCHBOARD_RETRY_SCHEDULE`: seconds between webhook delivery attempts; absent means the contract's schedule. */
   readonly retryScheduleSeconds: readonly number[] | undefined;
   /**
@@ -105,6 +120,13 @@ function readRetrySchedule(env: Env): number[] | undefined {
   return values;
 }
 
+function readTrustProxy(raw: string | undefined): boolean | string {
+  const value = (raw ?? '').trim();
+  if (value === '') return 'loopback,linklocal,uniquelocal';
+  if (value === 'true' || value === 'false') return value === 'true';
+  return value;
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const port = readInteger(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -117,10 +139,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     port,
     host,
     databaseUrl,
+    databaseTimeoutMs: readInteger(env, 'SWITCHBOARD_DATABASE_TIMEOUT_MS', 1500, 100, 600_000),
     dataDir: path.resolve(cwd, env.SWITCHBOARD_DATA_DIR || '.switchboard'),
     masterKey: env.SWITCHBOARD_MASTER_KEY || undefined,
     publicUrl,
     allowPrivateNetworks: readBoolean(env, 'SWITCHBOARD_ALLOW_PRIVATE_NETWORKS', false),
+    trustProxy: readTrustProxy(env.SWITCHBOARD_TRUST_PROXY),
     retryScheduleSeconds: readRetrySchedule(env),
     autoDisableSeconds: readInteger(env, 'SWITCHBOARD_AUTO_DISABLE_SECONDS', 5 * 24 * 3600, 1, 365 * 24 * 3600),
     shutdownGraceMs: readInteger(env, 'SWITCHBOARD_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { type Database, openPglite, openPostgres } from './db/client.js';
+import { type Database, openPglite, openPostgres, withUnlimitedConnection } from './db/client.js';
 import { lockDataDir, resolveMasterKey } from './db/data-dir.js';
 import { openEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -21,13 +21,8 @@ export interface OpenedDatabase {
 export async function openConfiguredDatabase(config: Config): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
     const masterKey = resolveMasterKey({ configured: config.masterKey });
-    const database = openPostgres({ url: config.databaseUrl });
-    try {
-      await migrate(database.db);
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
+    await withUnlimitedConnection(config.databaseUrl, migrate);
+    const database = openPostgres({ url: config.databaseUrl, timeoutMs: config.databaseTimeoutMs });
     return { database, masterKey, close: () => database.close() };
   }
   const lock = lockDataDir(config.dataDir);

@@ -392,6 +392,27 @@ describe('POST /api/click-to-call: Idempotency-Key', () => {
     expect((await t.clickToCall({ token: apiToken, secret: apiSecret, body, headers })).status).toBe(200);
   });
 
+  it('answers a retry whose first request died mid-way with that call, never placing a second', async () => {
+    const { agent, apiToken, apiSecret } = await agentWithCredentials();
+    const body = { phone: nextPhone() };
+    const headers = { 'idempotency-key': 'died-mid-way' };
+    const first = await t.clickToCall({ token: apiToken, secret: apiSecret, body, headers });
+    expect(first.status).toBe(200);
+    await t.waitForCall(org, first.body.callId);
+    // What a process killed between recording the call and storing its answer leaves behind: the
+    // key still in progress, claimed two minutes ago (a test-only write standing in for the crash).
+    const { sql } = await import('drizzle-orm');
+    await t.db.database.db.execute(
+      sql`update idempotency_keys set state = 'in_progress', response = null, created_at = now() - interval '2 minutes' where key = 'died-mid-way'`,
+    );
+    const retry = await t.clickToCall({ token: apiToken, secret: apiSecret, body, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ success: true, callId: first.body.callId, status: 'queued' });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const calls = await t.request('GET', `/v1/calls?agentId=${agent.id}`, { headers: org.auth });
+    expect(calls.body.data).toHaveLength(1);
+  });
+
   it('keys belong to one agent', async () => {
     const a = await agentWithCredentials();
     const b = await agentWithCredentials();

@@ -1,59 +1,20 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardDir } from '../src/web.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
-
-// The dashboard in a real browser (CONTRACT §7): Debian's Chromium, driven by playwright-core.
-const CHROMIUM = '/usr/bin/chromium';
-const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser && process.env.CI === 'true') {
-  throw new Error(`The dashboard tests need ${CHROMIUM} in CI: apt-get install -y chromium`);
-}
-if (!haveBrowser) {
-  console.warn(`dashboard tests skipped: no ${CHROMIUM} (install it with: apt-get install -y chromium)`);
-}
-
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** Screenshots of each screen, for a reviewer to look at (not committed). */
-const SCREENS = `${ROOT}test-results/screens`;
+import { haveBrowser, launchBrowser, screenshot, signUpInBrowser } from './helpers/browser.js';
 
 let t: TestApp;
 let browser: Browser;
 
 describe.runIf(haveBrowser)('the dashboard', () => {
   beforeAll(async () => {
-    if (!dashboardDir()) {
-      const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-        cwd: ROOT,
-        stdio: 'inherit',
-      });
-      if (built.status !== 0) throw new Error('vite build failed');
-    }
-    mkdirSync(SCREENS, { recursive: true });
     t = await startTestApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await t?.close();
   });
-
-  const screenshot = (page: Page, name: string) => page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
 
   it('signs up, shows the agents with an empty state, logs out and logs in again; a wrong password is said so', async () => {
     const page = await browser.newPage();
@@ -77,7 +38,7 @@ describe.runIf(haveBrowser)('the dashboard', () => {
     });
     expect(created.status()).toBe(201);
     await page.reload();
-    await expect.poll(() => page.getByRole('cell', { name: 'Sales agent' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('link', { name: 'Sales agent' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole('cell', { name: 'Click to Call' }).isVisible()).toBe(true);
     await screenshot(page, '03-agents');
 
@@ -92,7 +53,49 @@ describe.runIf(haveBrowser)('the dashboard', () => {
 
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect.poll(() => page.getByRole('cell', { name: 'Sales agent' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('link', { name: 'Sales agent' }).isVisible()).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  it('creates an API key shown once, lists it masked and revokes it; adds a provider credential whose key reads back masked', async () => {
+    const page = await browser.newPage();
+    await signUpInBrowser(page, t.url, 'Settings UI');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'API keys' }).isVisible()).toBe(true);
+    const keys = page.getByRole('region', { name: 'API keys' });
+    // The key made at sign-up is listed by its prefix only.
+    await expect.poll(() => keys.getByRole('cell', { name: 'Default key' }).isVisible()).toBe(true);
+
+    await keys.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => keys.locator('[data-path="$.name"]').isVisible()).toBe(true);
+    await keys.getByLabel('New key name').fill('CRM backend');
+    await keys.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => keys.getByTestId('new-api-key').isVisible()).toBe(true);
+    const key = (await keys.getByTestId('new-api-key').textContent())!;
+    const me = await fetch(`${t.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    expect(await keys.locator('tbody').textContent()).not.toContain(key);
+    await screenshot(page, '05-settings');
+
+    const row = keys.getByRole('row', { name: /CRM backend/ });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => keys.getByRole('cell', { name: 'CRM backend' }).count()).toBe(0);
+    expect((await fetch(`${t.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+
+    const credentials = page.getByRole('region', { name: 'Provider credentials' });
+    await expect.poll(() => credentials.getByText('No provider credentials.').isVisible()).toBe(true);
+    await credentials.getByRole('button', { name: 'Add credential' }).click();
+    await credentials.getByLabel('Name').fill('Main Vapi');
+    await credentials.getByLabel('API key').fill('vapi-key-1234');
+    await credentials.getByLabel('Base URL').fill('not a url');
+    await credentials.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => credentials.locator('[data-path="$.baseUrl"]').isVisible()).toBe(true);
+    await credentials.getByLabel('Base URL').fill('');
+    await credentials.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => credentials.getByText('Stored key ends in …1234').isVisible()).toBe(true);
+    const stored = (await (await page.request.get(`${t.url}/v1/provider-credentials`)).json()).data;
+    expect(stored).toMatchObject([{ provider: 'vapi', name: 'Main Vapi', apiKey: '••••••', apiKeyLast4: '1234' }]);
     await page.close();
   }, 60_000);
 

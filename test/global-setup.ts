@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
+import { ensureDashboardBuilt } from './helpers/dashboard-build.js';
 import { databaseUrlWithName } from './helpers/database-url.js';
 
 declare module 'vitest' {
@@ -19,6 +20,8 @@ declare module 'vitest' {
 
 /** Migrates once per run; each test file then starts from a copy. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The browser tests load the built dashboard: built here once, not by each file at the same time.
+  ensureDashboardBuilt();
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
     const template = `sb_template_${process.pid}_${Date.now()}`;

@@ -37,6 +37,8 @@ describe('webhook integrations', () => {
     expect((await t.request('GET', `/v1/integrations/${id}`, { headers: org.auth })).body).toEqual(created.body);
     const list = await t.request('GET', `/v1/agents/${agentId}/integrations`, { headers: org.auth });
     expect(list.body.data.map((i: { id: string }) => i.id)).toContain(id);
+    // A list never carries the signing secret; the integration itself does.
+    expect(list.body.data.find((i: { id: string }) => i.id === id).signingSecret).toBe('••••••');
 
     const patched = await t.request('PATCH', `/v1/integrations/${id}`, {
       headers: org.auth,

@@ -117,7 +117,13 @@ async function withTwoServers(
 describe.runIf(process.env.TEST_DATABASE_URL)('two processes sharing one PostgreSQL', () => {
   it('hold the ctc:007 guard and maxConcurrentCalls together', async () => {
     await withTwoServers(async (a, b) => {
-      const { apiToken, apiSecret, agentId, auth } = await setUpAgent(a.url, { simulator: { delayMs: 3000 } });
+      // The limit is set when the agent is made: a change made later through one process reaches the
+      // other's cache through the change feed, a moment later (that path has its own test below).
+      // Calls stay open 10 s, well past both bursts even on a busy machine.
+      const { apiToken, apiSecret } = await setUpAgent(a.url, {
+        simulator: { delayMs: 10_000 },
+        maxConcurrentCalls: 3,
+      });
 
       const body = JSON.stringify({ phone: '+14155550123' });
       const responses = await Promise.all(
@@ -126,11 +132,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two processes sharing one Postgre
       expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
       expect(responses.filter((r) => r.body.code === 'ctc:007')).toHaveLength(29);
 
-      await json(`${a.url}/v1/agents/${agentId}`, {
-        method: 'PATCH',
-        headers: auth,
-        body: JSON.stringify({ maxConcurrentCalls: 3 }),
-      });
       const burst = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
           signedCall(
@@ -306,5 +307,38 @@ describe('the CLI', () => {
     expect(await refused.exited).toBe(1);
     expect(JSON.parse(refused.stdout())).toMatchObject({ success: false, code: 'ctc:006' });
     await server.stop();
+    // The server is gone: unreachable is 4. The same email again, on the data dir: a conflict is 3.
+    const unreachable = runCli(['call', '--url', server.url, '--token', 't', '--phone', '+14155550123']);
+    expect(await unreachable.exited).toBe(4);
+    expect(unreachable.stderr()).toContain('could not reach');
+    const again = runCli(
+      ['org', 'create', '--name', 'CLI Co', '--email', 'cli@example.com', '--password', 'correct horse'],
+      { SWITCHBOARD_DATA_DIR: dataDir },
+    );
+    expect(await again.exited).toBe(3);
+  });
+
+  it('has --help for every command, with the exit codes, and answers usage errors with 2', async () => {
+    // Each run starts its own process: started together, checked in turn.
+    const helps = [[], ['serve'], ['migrate'], ['org'], ['org', 'create'], ['sign'], ['call']].map((command) => ({
+      command,
+      run: runCli([...command, '--help']),
+    }));
+    const usages = [
+      ['nope'],
+      ['call', '--token', 't'],
+      ['sign'],
+      ['org', 'create', '--name', 'x', '--email', 'e@x.io', '--password', 'short'],
+    ].map((usage) => ({ usage, run: runCli(usage) }));
+    for (const { command, run } of helps) {
+      const name = command.join(' ');
+      expect(await run.exited, name).toBe(0);
+      expect(run.stdout(), name).toContain(`Usage: switchboard${name ? ` ${name}` : ''}`);
+      expect(run.stdout(), name).toContain('2  usage: an unknown command or option');
+    }
+    for (const { usage, run } of usages) {
+      expect(await run.exited, usage.join(' ')).toBe(2);
+      expect(run.stderr(), usage.join(' ')).toMatch(/\S/);
+    }
   });
 });

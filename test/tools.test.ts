@@ -396,6 +396,147 @@ describe('aiSchema', () => {
   });
 });
 
+describe('POST /v1/tools/preview (the live aiSchema of the editor)', () => {
+  const preview = (body: unknown, headers: Record<string, string> = org.auth) =>
+    t.request('POST', '/v1/tools/preview', { headers, body });
+  /** Every tool of the organization, page after page. */
+  const storedTools = async () => {
+    let count = 0;
+    let cursor: string | null = null;
+    do {
+      const page = await t.request('GET', `/v1/tools?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: org.auth,
+      });
+      count += page.body.data.length;
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    return count;
+  };
+
+  it('answers the schema create would compile, nested objects, arrays and enums included, and writes nothing', async () => {
+    const before = await storedTools();
+    const definition = {
+      name: uniqueName('preview'),
+      method: 'POST',
+      url: `${receiver.url}/orders`,
+      headers: [{ key: 'X-Account', mode: 'variable', value: '{{account}}' }],
+      variables: [{ name: 'account', defaultValue: 'acme' }],
+      parameters: [
+        {
+          name: 'customer',
+          location: 'body',
+          type: 'object',
+          fillMode: 'ai',
+          required: true,
+          fields: [
+            { name: 'tier', type: 'string', fillMode: 'ai', required: true, allowedValues: ['gold', 'silver'] },
+            { name: 'account', type: 'string', fillMode: 'variable', value: '{{account}}' },
+          ],
+        },
+        {
+          name: 'items',
+          location: 'body',
+          type: 'array',
+          fillMode: 'ai',
+          items: { type: 'object', fields: [{ name: 'qty', type: 'integer', fillMode: 'ai' }] },
+        },
+        {
+          name: 'sizes',
+          location: 'query',
+          type: 'array',
+          fillMode: 'ai',
+          items: { type: 'string', allowedValues: ['S', 'M'] },
+        },
+      ],
+    };
+    const response = await preview(definition);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      aiSchema: {
+        type: 'object',
+        properties: {
+          customer: {
+            type: 'object',
+            properties: { tier: { type: 'string', enum: ['gold', 'silver'] } },
+            required: ['tier'],
+            additionalProperties: false,
+          },
+          items: {
+            type: 'array',
+            items: { type: 'object', properties: { qty: { type: 'integer' } }, additionalProperties: false },
+          },
+          sizes: { type: 'array', items: { type: 'string', enum: ['S', 'M'] } },
+        },
+        required: ['customer'],
+        additionalProperties: false,
+      },
+    });
+    // The same definition saved has the same schema: the preview is not a second compiler.
+    expect((await createdTool(definition)).aiSchema).toEqual(response.body.aiSchema);
+    expect(await storedTools()).toBe(before + 1);
+    // A name already taken is not the preview's business (only saving can say it).
+    expect((await preview(definition)).status).toBe(200);
+    expect(await storedTools()).toBe(before + 1);
+  });
+
+  it('refuses what create refuses, each problem at its JSON path, and writes nothing', async () => {
+    const before = await storedTools();
+    const response = await preview({
+      name: 'bad name',
+      description: 'x'.repeat(1201),
+      method: 'GET',
+      url: `${receiver.url}/x`,
+      parameters: [{ name: 'b', location: 'body', type: 'string', fillMode: 'ai' }],
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('api:validation');
+    expect(response.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['$.description', '$.name']);
+    const rules = await preview({
+      name: uniqueName('preview'),
+      method: 'GET',
+      url: `${receiver.url}/x`,
+      headers: [{ key: 'Host', mode: 'fixed', value: 'evil.example.com' }],
+      parameters: [
+        { name: 'b', location: 'body', type: 'string', fillMode: 'ai' },
+        {
+          name: 'o',
+          location: 'query',
+          type: 'string',
+          fillMode: 'ai',
+          allowedValues: ['a'],
+          fields: [{ name: 'f', type: 'integer', fillMode: 'ai', allowedValues: ['nope'] }],
+        },
+      ],
+    });
+    expect(rules.status).toBe(422);
+    expect(rules.body.details.map((d: { path: string }) => d.path).sort()).toEqual(
+      [
+        '$.headers[0].key',
+        '$.parameters[0].location',
+        '$.parameters[1].fields',
+        '$.parameters[1].fields[0].allowedValues[0]',
+      ].sort(),
+    );
+    expect(await storedTools()).toBe(before);
+  });
+
+  it('accepts the mask an editor of a saved tool read back for a secret header', async () => {
+    const response = await preview({
+      name: uniqueName('preview'),
+      method: 'POST',
+      url: `${receiver.url}/x`,
+      headers: [{ key: 'Authorization', mode: 'fixed', value: '••••••' }],
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it('needs a signed-in organization (401)', async () => {
+    const response = await preview({ name: 'anonymous', method: 'GET', url: `${receiver.url}/x` }, {});
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBe('api:unauthorized');
+  });
+});
+
 describe('the request a tool sends', () => {
   const values: Record<string, { ai: unknown; fixed: string; expected: unknown; text: string }> = {
     string: { ai: 'Ada Lovelace', fixed: 'Ada Lovelace', expected: 'Ada Lovelace', text: 'Ada Lovelace' },

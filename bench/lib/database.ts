@@ -39,7 +39,8 @@ export async function openBenchDatabase(
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
-    database: openPostgres({ url: url.toString() }),
+    // Seeding writes thousands of rows per statement: not bound by the server's statement timeout.
+    database: openPostgres({ url: url.toString(), timeoutMs: 60_000 }),
     async cleanup() {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();

@@ -268,8 +268,9 @@ export function createAgentsService({
     },
 
     /** Whether the organization has this (live) agent. */
-    async exists(organizationId: string, id: string): Promise<boolean> {
-      return (await repository.find(organizationId, id)) !== undefined;
+    /** The agent's name, or undefined when the organization has no such agent. */
+    async nameOf(organizationId: string, id: string): Promise<string | undefined> {
+      return (await repository.find(organizationId, id))?.name;
     },
 
     async get(organizationId: string, id: string): Promise<AgentView> {

@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { apiKeys, organizations, sessions, users } from '../db/schema/index.js';
+import { apiKeys, loginFailures, organizations, sessions, users } from '../db/schema/index.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -13,6 +13,35 @@ export interface Principal {
 
 export function createAuthRepository(db: Db) {
   return {
+    /** Failed log-ins counted for each key in the window that starts at `windowStart`. */
+    async loginFailureCounts(keys: string[], windowStart: Date): Promise<Map<string, number>> {
+      const rows = await db
+        .select({ key: loginFailures.key, count: loginFailures.count })
+        .from(loginFailures)
+        .where(and(inArray(loginFailures.key, keys), eq(loginFailures.windowStart, windowStart)));
+      return new Map(rows.map((row) => [row.key, row.count]));
+    },
+
+    /** One more failed log-in for each key, in one statement (every process shares the counts). */
+    async recordLoginFailure(keys: string[], windowStart: Date): Promise<void> {
+      await db
+        .insert(loginFailures)
+        .values(keys.map((key) => ({ key, windowStart, count: 1 })))
+        .onConflictDoUpdate({
+          target: [loginFailures.key, loginFailures.windowStart],
+          set: { count: sql`${loginFailures.count} + 1` },
+        });
+    },
+
+    /** A successful log-in forgets the account's failures (not the address's). */
+    async clearLoginFailures(key: string): Promise<void> {
+      await db.delete(loginFailures).where(eq(loginFailures.key, key));
+    },
+
+    async pruneLoginFailures(before: Date): Promise<void> {
+      await db.delete(loginFailures).where(lt(loginFailures.windowStart, before));
+    },
+
     /** Creates the organization, its first user and its first API key together, or none of them. */
     async createOrganization(input: {
       organization: typeof organizations.$inferInsert;

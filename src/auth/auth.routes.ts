@@ -31,7 +31,11 @@ export async function authRoutes(app: FastifyInstance, { auth }: { auth: AuthSer
   });
 
   r.post('/v1/login', { schema: { body: LoginBody } }, async (request, reply) => {
-    const result = await auth.login(request.body);
+    const result = await auth.login(request.body, { address: request.ip });
+    if (!result.ok && result.reason === 'rate_limited') {
+      reply.header('retry-after', String(result.retryAfterSeconds));
+      throw new ApiError('rate_limited', 'Too many failed log-ins: try again later');
+    }
     if (!result.ok) throw new ApiError('unauthorized', 'The email or password is not correct');
     setSessionCookie(request, reply, result.sessionToken);
     return { organization: result.organization, user: result.user };

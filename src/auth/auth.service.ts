@@ -24,7 +24,17 @@ export type SignupResult =
 
 export type LoginResult =
   | { ok: true; organization: { id: string; name: string }; user: { id: string; email: string }; sessionToken: string }
-  | { ok: false };
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+
+/**
+ * The log-in rate limit (decision 0024): failed attempts counted per fixed 15-minute window, per
+ * account and per client address. Ten wrong passwords lock an email for the rest of its window,
+ * whoever tries; a hundred failures from one address lock that address, whichever emails it tries.
+ */
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_FAILURES_PER_EMAIL = 10;
+export const LOGIN_FAILURES_PER_ADDRESS = 100;
 
 export interface ApiKeyView {
   id: string;
@@ -83,17 +93,42 @@ export function createAuthService(deps: { repository: AuthRepository; signup: 'o
       };
     },
 
-    async login(input: { email: string; password: string }): Promise<LoginResult> {
+    async login(input: { email: string; password: string }, client: { address: string }): Promise<LoginResult> {
+      const at = now().getTime();
+      const windowStart = new Date(at - (at % LOGIN_WINDOW_MS));
+      const emailKey = `email:${input.email.trim().toLowerCase()}`;
+      const addressKey = `ip:${client.address}`;
+      const failures = await repository.loginFailureCounts([emailKey, addressKey], windowStart);
+      if (
+        (failures.get(emailKey) ?? 0) >= LOGIN_FAILURES_PER_EMAIL ||
+        (failures.get(addressKey) ?? 0) >= LOGIN_FAILURES_PER_ADDRESS
+      ) {
+        // Refused before the password is checked: a locked account tells nothing about guesses.
+        return {
+          ok: false,
+          reason: 'rate_limited',
+          retryAfterSeconds: Math.ceil((windowStart.getTime() + LOGIN_WINDOW_MS - at) / 1000),
+        };
+      }
       const user = await repository.findUserByEmail(input.email.trim());
       // Verify against a dummy hash when no user matched, so timing does not reveal which emails exist.
       const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !valid) return { ok: false };
+      if (!user || !valid) {
+        await repository.recordLoginFailure([emailKey, addressKey], windowStart);
+        return { ok: false, reason: 'invalid' };
+      }
+      await repository.clearLoginFailures(emailKey);
       return {
         ok: true,
         organization: { id: user.organizationId, name: user.organizationName },
         user: { id: user.id, email: user.email },
         sessionToken: await startSession(user.id, user.organizationId),
       };
+    },
+
+    /** Forgets failed log-ins of windows that are over. */
+    async pruneLoginFailures(): Promise<void> {
+      await repository.pruneLoginFailures(new Date(now().getTime() - LOGIN_WINDOW_MS));
     },
 
     async logout(sessionToken: string): Promise<void> {

@@ -36,6 +36,19 @@ function changedIn(items: { id: string }[], isFirst: boolean[], result: unknown)
   return items.map((item, i) => Boolean(isFirst[i]) && changed.has(item.id));
 }
 
+/** A call this statement ended: what the metrics count it by. */
+export interface EndedCall {
+  id: string;
+  outcome: string;
+  provider: string;
+}
+
+/** Per item, the call it ended, or null when its id was not among the rows the statement changed. */
+function endedIn(items: { id: string }[], isFirst: boolean[], result: unknown): (EndedCall | null)[] {
+  const ended = new Map(rowsOf<EndedCall>(result).map((row) => [row.id, row]));
+  return items.map((item, i) => (isFirst[i] && ended.get(item.id)) || null);
+}
+
 export function createCallsRepository(db: Db) {
   // Call events arrive many at a time under load: each kind is applied to a batch of calls in one
   // statement (createBatcher), so a busy server writes far fewer statements than calls.
@@ -113,12 +126,12 @@ export function createCallsRepository(db: Db) {
         ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at,
                provider_call_id)
         where calls.id = v.id and calls.status <> 'ended'
-        returning calls.id, calls.agent_id, calls.organization_id
+        returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider
       ),
       queued as (${queueOutcomeDeliveries(sql`ended`)})
-      select id from ended`),
+      select id, outcome, provider from ended`),
     );
-    return changedIn(items, isFirst, result);
+    return endedIn(items, isFirst, result);
   });
 
   return {
@@ -192,11 +205,11 @@ export function createCallsRepository(db: Db) {
 
     /**
      * Ends a call unless it has ended already, so each call gets exactly one terminal state
-     * whoever reports first (the provider, a repeated webhook, or the duration sweep); true when
-     * this report ended it. Ending also releases the call's ctc:007 lock: the unique index covers
+     * whoever reports first (the provider, a repeated webhook, or the duration sweep); the call when
+     * this report ended it, else null. Ending also releases the call's ctc:007 lock: the unique index covers
      * open calls only.
      */
-    end: (id: string, end: EndCall, providerCallId?: string): Promise<boolean> =>
+    end: (id: string, end: EndCall, providerCallId?: string): Promise<EndedCall | null> =>
       endings.add({ id, end, providerCallId }),
 
     /**
@@ -214,9 +227,9 @@ export function createCallsRepository(db: Db) {
 
     /**
      * Closes up to `limit` open calls past their deadline as FAILED / timeout, queueing their
-     * outcomes in the same statement; returns their ids.
+     * outcomes in the same statement; returns them.
      */
-    async closeOverdue(now: Date, limit: number): Promise<string[]> {
+    async closeOverdue(now: Date, limit: number): Promise<EndedCall[]> {
       const at = now.toISOString();
       const result = await retryOnConflict(() =>
         db.execute(sql`
@@ -240,12 +253,12 @@ export function createCallsRepository(db: Db) {
             -- Checked again on the row being updated: a call that ended between the subquery and
             -- the update (PostgreSQL re-reads a concurrently changed row) keeps the end it has.
             and calls.status <> 'ended'
-          returning calls.id, calls.agent_id, calls.organization_id
+          returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider
         ),
         queued as (${queueOutcomeDeliveries(sql`ended`)})
-        select id from ended`),
+        select id, outcome, provider from ended`),
       );
-      return rowsOf<{ id: string }>(result).map((r) => r.id);
+      return rowsOf<EndedCall>(result);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { DeliveryView } from '../deliveries/deliveries.service.js';
 import { notFound } from '../errors.js';
+import { toStorableJson } from '../lib/json-guard.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { CallEvent } from '../providers/voice-provider.js';
 import type { ToolInvocationView } from '../tools/tools.service.js';
@@ -52,6 +53,8 @@ export interface CallsServiceDeps {
   deliveriesOf?: (callIds: string[]) => Promise<Map<string, DeliveryView[]>>;
   /** Calls ended, so their outcomes were queued for delivery: workers may look now. */
   onCallsEnded?: () => void;
+  /** One call reached its terminal state (the metrics count them by outcome and provider). */
+  onCallEnded?: (outcome: string, provider: string) => void;
 }
 
 export function createCallsService({
@@ -62,12 +65,15 @@ export function createCallsService({
   toolCalls = { settled: async () => {}, callEnded: () => {} },
   deliveriesOf = async () => new Map(),
   onCallsEnded = () => {},
+  onCallEnded = () => {},
 }: CallsServiceDeps) {
   /** Ends a call through the repository; true when this report ended it (its outcome is then queued). */
   const end = async (callId: string, report: EndCall, providerCallId?: string): Promise<boolean> => {
     const ended = await repository.end(callId, report, providerCallId);
-    if (ended) onCallsEnded();
-    return ended;
+    if (!ended) return false;
+    onCallEnded(ended.outcome, ended.provider);
+    onCallsEnded();
+    return true;
   };
   const relatedOf = async (callIds: string[]) => {
     const [invocations, deliveries] = await Promise.all([toolInvocationsOf(callIds), deliveriesOf(callIds)]);
@@ -144,6 +150,8 @@ export function createCallsService({
 
     /** Applies what a provider reports. Events for calls that have ended already change nothing. */
     async applyEvent(event: CallEvent): Promise<void> {
+      // A NUL or lone surrogate in a transcript or collected data would fail the write (json-guard.ts).
+      event = toStorableJson(event);
       const { callId } = event;
       if (event.type === 'transcript') {
         await repository.appendTranscript(callId, event.turn);
@@ -170,7 +178,7 @@ export function createCallsService({
      * ends with the analysis (`applyEvent`) or, `graceSeconds` later, with this.
      */
     async provisionalEnd(event: Extract<CallEvent, { type: 'ended' }>, graceSeconds: number): Promise<void> {
-      const { type: _type, callId, ...end } = event;
+      const { type: _type, callId, ...end } = toStorableJson(event);
       await repository.provisionalEnd(callId, end, graceSeconds);
     },
 
@@ -202,11 +210,14 @@ export function createCallsService({
     async closeOverdueCalls(batchSize = 500): Promise<number> {
       let closed = 0;
       for (;;) {
-        const ids = await repository.closeOverdue(now(), batchSize);
-        for (const id of ids) toolCalls.callEnded(id);
-        if (ids.length > 0) onCallsEnded();
-        closed += ids.length;
-        if (ids.length < batchSize) return closed;
+        const ended = await repository.closeOverdue(now(), batchSize);
+        for (const call of ended) {
+          toolCalls.callEnded(call.id);
+          onCallEnded(call.outcome, call.provider);
+        }
+        if (ended.length > 0) onCallsEnded();
+        closed += ended.length;
+        if (ended.length < batchSize) return closed;
       }
     },
   };

@@ -1,6 +1,6 @@
-import { and, count, eq, lt, ne, or, sql } from 'drizzle-orm';
+import { and, count, eq, lt, ne, sql } from 'drizzle-orm';
 import type { NewCallRow } from '../calls/calls.repository.js';
-import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
+import { type Db, isDatabaseUnreachable, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
 
@@ -18,15 +18,16 @@ export function createClickToCallRepository(db: Db) {
    * partial unique index still refuses, row by row, a second open call to a number (the later row
    * of two for one number in the same statement conflicts with the earlier and is skipped).
    */
-  const inserts = createBatcher(async (batch: NewCallRow[]) => {
-    // Sorted by the unique key, so that two processes' batches wait for each other's rows in the
-    // same order and cannot deadlock.
-    const key = (row: NewCallRow) => `${row.agentId}\u0000${row.toNumber}`;
-    const rows = [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-    const column = <T>(pick: (row: NewCallRow) => T) => sql.param(rows.map(pick));
-    // Raw unnest rather than Drizzle's multi-row insert: building that costs more than the insert.
-    const result = await retryOnConflict(() =>
-      db.execute(sql`
+  const inserts = createBatcher(
+    async (batch: NewCallRow[]) => {
+      // Sorted by the unique key, so that two processes' batches wait for each other's rows in the
+      // same order and cannot deadlock.
+      const key = (row: NewCallRow) => `${row.agentId}\u0000${row.toNumber}`;
+      const rows = [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      const column = <T>(pick: (row: NewCallRow) => T) => sql.param(rows.map(pick));
+      // Raw unnest rather than Drizzle's multi-row insert: building that costs more than the insert.
+      const result = await retryOnConflict(() =>
+        db.execute(sql`
       insert into calls (id, organization_id, agent_id, provider, from_number, to_number, status,
                          variables, collected_data, transcript, started_at, deadline_at)
       select v.id, v.organization_id, v.agent_id, v.provider, v.from_number, v.to_number, 'queued',
@@ -44,10 +45,14 @@ export function createClickToCallRepository(db: Db) {
       ) as v(id, organization_id, agent_id, provider, from_number, to_number, variables, started_at, deadline_at)
       on conflict (agent_id, to_number) where status <> 'ended' do nothing
       returning id`),
-    );
-    const ids = new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
-    return batch.map((row) => ids.has(row.id));
-  });
+      );
+      const ids = new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
+      return batch.map((row) => ids.has(row.id));
+    },
+    // A request waiting behind a batch the database never answered is refused with it: waiting
+    // for an answer of its own would double the time to ctc:008 (decision 0023).
+    { failsTheRest: isDatabaseUnreachable },
+  );
 
   return {
     /**
@@ -75,19 +80,12 @@ export function createClickToCallRepository(db: Db) {
       return rows[0];
     },
 
-    /** Removes a key whose 24 h are over, or whose first request died before it finished. */
-    async deleteIdempotencyKeyIfStale(agentId: string, key: string, now: Date, abandonedBefore: Date): Promise<void> {
+    /** Removes a key whose 24 h are over, so that it can be used again. */
+    async deleteIdempotencyKeyIfExpired(agentId: string, key: string, now: Date): Promise<void> {
       await db
         .delete(idempotencyKeys)
         .where(
-          and(
-            eq(idempotencyKeys.agentId, agentId),
-            eq(idempotencyKeys.key, key),
-            or(
-              lt(idempotencyKeys.expiresAt, now),
-              and(eq(idempotencyKeys.state, 'in_progress'), lt(idempotencyKeys.createdAt, abandonedBefore)),
-            ),
-          ),
+          and(eq(idempotencyKeys.agentId, agentId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, now)),
         );
     },
 
@@ -136,7 +134,12 @@ export function createClickToCallRepository(db: Db) {
             if (claimed.length === 0) throw new Refusal('idempotency_taken');
           }
           if (input.maxConcurrentCalls !== null) {
-            await tx.select({ id: agents.id }).from(agents).where(eq(agents.id, call.agentId)).for('update');
+            // FOR NO KEY UPDATE, not FOR UPDATE: the idempotency key inserted just above holds a FOR KEY
+            // SHARE lock on this row through its foreign key, and FOR UPDATE conflicts with KEY SHARE, so
+            // two accepts with keys each waited for the other's: a deadlock, answered as ctc:008 (found
+            // by test/concurrency.test.ts). NO KEY UPDATE still queues the accepts of one agent one
+            // behind the other, and does not conflict with KEY SHARE.
+            await tx.select({ id: agents.id }).from(agents).where(eq(agents.id, call.agentId)).for('no key update');
             const [open] = await tx
               .select({ n: count() })
               .from(calls)

@@ -19,7 +19,7 @@ export interface ClickToCallRequest {
 }
 
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-/** A first request still "in progress" after this long died with its process; its key is freed. */
+/** A first request still "in progress" after this long died with its process; a retry learns its call. */
 const IDEMPOTENCY_ABANDONED_MS = 60_000;
 const MAX_IDEMPOTENCY_KEY = 255;
 const WINDOW_MS = 60_000;
@@ -32,6 +32,8 @@ export interface ClickToCallServiceDeps {
   now?: () => Date;
   /** Told about infrastructure failures, which the caller only sees as ctc:002 / ctc:008. */
   onError?: (error: unknown, context: string) => void;
+  /** Told every answer's code: `success` or the ctc code (the metrics count them). */
+  onAnswered?: (code: string) => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
   const { agents, calls, repository, providers } = deps;
   const now = deps.now ?? (() => new Date());
   const report = deps.onError ?? (() => {});
+  const answered = deps.onAnswered ?? (() => {});
 
   function replay(row: IdempotencyRow, requestHash: string, requestId: string): CtcResponse {
     if (row.requestHash !== requestHash) {
@@ -49,8 +52,21 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
         details: [{ path: 'headers.idempotency-key', message: 'was used with a different request body' }],
       });
     }
-    if (row.state !== 'completed' || !row.response) return ctcError('ctc:012', requestId);
-    return { status: 200, body: row.response, headers: { 'idempotent-replayed': 'true' } };
+    if (row.state === 'completed' && row.response) {
+      return { status: 200, body: row.response, headers: { 'idempotent-replayed': 'true' } };
+    }
+    // Still in progress after a minute: the first request's process died after its call was
+    // recorded (the key and the call commit together). Whether the provider already placed it is
+    // unknown, so the call is never placed again: the retry learns its id, and its outcome arrives
+    // like any other (the duration sweep closes it if nothing ever reports).
+    if (row.callId && row.createdAt.getTime() < now().getTime() - IDEMPOTENCY_ABANDONED_MS) {
+      return {
+        status: 200,
+        body: { success: true, callId: row.callId, status: 'queued', requestId },
+        headers: { 'idempotent-replayed': 'true' },
+      };
+    }
+    return ctcError('ctc:012', requestId);
   }
 
   async function startWithProvider(provider: ProviderName, request: StartCallRequest): Promise<StartCallResult> {
@@ -77,7 +93,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     }
     try {
       const at = now();
-      await repository.deleteIdempotencyKeyIfStale(agentId, key, at, new Date(at.getTime() - IDEMPOTENCY_ABANDONED_MS));
+      await repository.deleteIdempotencyKeyIfExpired(agentId, key, at);
       const existing = await repository.findIdempotencyKey(agentId, key);
       return existing ? replay(existing, requestHash, requestId) : undefined;
     } catch (error) {
@@ -107,133 +123,165 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     return ctcError('ctc:010', requestId, { headers: { 'retry-after': String(retryAfter) } });
   }
 
-  return {
-    async trigger(request: ClickToCallRequest): Promise<CtcResponse> {
-      const { requestId } = request;
-      // 1. The agent's token must be there.
-      if (!request.apiKey) return ctcError('ctc:001', requestId);
+  /** Every check in order; the first that fails answers. */
+  async function answer(request: ClickToCallRequest): Promise<CtcResponse> {
+    const { requestId } = request;
+    // 1. The agent's token must be there.
+    if (!request.apiKey) return ctcError('ctc:001', requestId);
 
-      // 2–3. The agent it names.
-      let agent: CallTriggerAgent | undefined;
-      try {
-        agent = await agents.findByApiToken(request.apiKey);
-      } catch (error) {
-        report(error, 'loading the agent');
-        return ctcError('ctc:002', requestId);
+    // 2–3. The agent it names.
+    let agent: CallTriggerAgent | undefined;
+    try {
+      agent = await agents.findByApiToken(request.apiKey);
+    } catch (error) {
+      report(error, 'loading the agent');
+      return ctcError('ctc:002', requestId);
+    }
+    if (!agent) return ctcError('ctc:003', requestId);
+    const { row } = agent;
+    const rawBody = request.rawBody ?? Buffer.alloc(0);
+
+    // 4–5. The signature over the bytes received, compared in constant time.
+    if (!row.disableSignatureVerification) {
+      if (!request.signature) return ctcError('ctc:001', requestId);
+      if (!hexDigestEquals(hmacSha256Hex(agent.apiSecret, rawBody), request.signature.trim())) {
+        return ctcError('ctc:006', requestId);
       }
-      if (!agent) return ctcError('ctc:003', requestId);
-      const { row } = agent;
-      const rawBody = request.rawBody ?? Buffer.alloc(0);
+    }
 
-      // 4–5. The signature over the bytes received, compared in constant time.
-      if (!row.disableSignatureVerification) {
-        if (!request.signature) return ctcError('ctc:001', requestId);
-        if (!hexDigestEquals(hmacSha256Hex(agent.apiSecret, rawBody), request.signature.trim())) {
-          return ctcError('ctc:006', requestId);
-        }
-      }
+    // A retried request answers what the first one did, before it counts against the rate limit.
+    const idempotencyKey = request.idempotencyKey;
+    const requestHash = sha256Hex(rawBody);
+    if (idempotencyKey !== undefined) {
+      const answered = await answerFromIdempotencyKey(row.id, idempotencyKey, requestHash, requestId);
+      if (answered) return answered;
+    }
 
-      // A retried request answers what the first one did, before it counts against the rate limit.
-      const idempotencyKey = request.idempotencyKey;
-      const requestHash = sha256Hex(rawBody);
-      if (idempotencyKey !== undefined) {
-        const answered = await answerFromIdempotencyKey(row.id, idempotencyKey, requestHash, requestId);
-        if (answered) return answered;
-      }
+    // 5a. The agent's rate limit, counted in the database so every process shares it.
+    const limited = await checkRateLimit(row.id, row.rateLimitPerMinute, requestId);
+    if (limited) return limited;
 
-      // 5a. The agent's rate limit, counted in the database so every process shares it.
-      const limited = await checkRateLimit(row.id, row.rateLimitPerMinute, requestId);
-      if (limited) return limited;
+    // 6–7. The agent must be on and set up for click to call.
+    if (!row.enabled) return ctcError('ctc:004', requestId);
+    if (!isConfigured(row)) return ctcError('ctc:005', requestId);
 
-      // 6–7. The agent must be on and set up for click to call.
-      if (!row.enabled) return ctcError('ctc:004', requestId);
-      if (!isConfigured(row)) return ctcError('ctc:005', requestId);
+    // 8. The body.
+    const body = parseClickToCallBody(request.rawBody);
+    if (!body.ok) return ctcError('ctc:009', requestId, { details: body.details });
 
-      // 8. The body.
-      const body = parseClickToCallBody(request.rawBody);
-      if (!body.ok) return ctcError('ctc:009', requestId, { details: body.details });
+    // Variables the script uses but the request left out are sent as "", never undefined.
+    const variables: Record<string, string> = Object.fromEntries([
+      ...placeholdersOf(row.prompt, row.firstMessage)
+        .filter((name) => !name.startsWith('tool.'))
+        .map((name) => [name, ''] as const),
+      ...Object.entries(body.variables),
+    ]);
 
-      // Variables the script uses but the request left out are sent as "", never undefined.
-      const variables: Record<string, string> = Object.fromEntries([
-        ...placeholdersOf(row.prompt, row.firstMessage)
-          .filter((name) => !name.startsWith('tool.'))
-          .map((name) => [name, ''] as const),
-        ...Object.entries(body.variables),
-      ]);
-
-      // 9. One open call per number and at most maxConcurrentCalls, decided by the database.
-      const startedAt = now();
-      const callId = newId('call', startedAt.getTime());
-      let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
-      try {
-        accepted = await repository.acceptCall({
-          call: {
-            id: callId,
-            organizationId: row.organizationId,
-            agentId: row.id,
-            provider: row.provider,
-            fromNumber: row.fromNumber,
-            toNumber: body.phone,
-            status: 'queued',
-            variables,
-            collectedData: {},
-            transcript: [],
-            startedAt,
-            deadlineAt: new Date(startedAt.getTime() + row.maxCallDurationSeconds * 1000),
-          },
-          maxConcurrentCalls: row.maxConcurrentCalls,
-          idempotency:
-            idempotencyKey === undefined
-              ? undefined
-              : { key: idempotencyKey, requestHash, expiresAt: new Date(startedAt.getTime() + IDEMPOTENCY_TTL_MS) },
-        });
-      } catch (error) {
-        report(error, 'recording the call');
-        return ctcError('ctc:008', requestId);
-      }
-      if (!accepted.ok) {
-        if (accepted.reason === 'idempotency_taken' && idempotencyKey !== undefined) {
-          const existing = await repository.findIdempotencyKey(row.id, idempotencyKey).catch(() => undefined);
-          return existing ? replay(existing, requestHash, requestId) : ctcError('ctc:012', requestId);
-        }
-        return ctcError('ctc:007', requestId);
-      }
-
-      // 10. The provider places the call; if it cannot, the call ends and its number is free again.
-      const started = await startWithProvider(row.provider as ProviderName, {
-        callId,
-        agent: {
-          id: row.id,
+    // 9. One open call per number and at most maxConcurrentCalls, decided by the database.
+    const startedAt = now();
+    const callId = newId('call', startedAt.getTime());
+    let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
+    try {
+      accepted = await repository.acceptCall({
+        call: {
+          id: callId,
           organizationId: row.organizationId,
-          name: row.name,
-          prompt: row.prompt,
-          firstMessage: row.firstMessage,
+          agentId: row.id,
+          provider: row.provider,
           fromNumber: row.fromNumber,
-          providerCredentialId: row.providerCredentialId,
-          providerAgentId: row.providerAgentId,
-          simulator: row.simulator as SimulatorScenario | null,
+          toNumber: body.phone,
+          status: 'queued',
+          variables,
+          collectedData: {},
+          transcript: [],
+          startedAt,
+          deadlineAt: new Date(startedAt.getTime() + row.maxCallDurationSeconds * 1000),
         },
-        to: body.phone,
-        variables,
+        maxConcurrentCalls: row.maxConcurrentCalls,
+        idempotency:
+          idempotencyKey === undefined
+            ? undefined
+            : { key: idempotencyKey, requestHash, expiresAt: new Date(startedAt.getTime() + IDEMPOTENCY_TTL_MS) },
       });
-      try {
-        if (!started.ok) {
-          await calls.failStart(callId, started.message);
-          if (idempotencyKey !== undefined) await repository.releaseIdempotencyKey(row.id, idempotencyKey);
-          return ctcError('ctc:008', requestId, { callId });
-        }
-        calls.recordProviderCallId(callId, started.providerCallId);
-        const response = { success: true, callId, status: 'queued' };
-        if (idempotencyKey !== undefined) await repository.completeIdempotencyKey(row.id, idempotencyKey, response);
-        return { status: 200, body: { ...response, requestId } };
-      } catch (error) {
-        report(error, 'recording the provider answer');
-        return started.ok
-          ? { status: 200, body: { success: true, callId, status: 'queued', requestId } }
-          : ctcError('ctc:008', requestId, { callId });
+    } catch (error) {
+      report(error, 'recording the call');
+      return ctcError('ctc:008', requestId);
+    }
+    if (!accepted.ok) {
+      if (accepted.reason === 'idempotency_taken' && idempotencyKey !== undefined) {
+        const existing = await repository.findIdempotencyKey(row.id, idempotencyKey).catch(() => undefined);
+        return existing ? replay(existing, requestHash, requestId) : ctcError('ctc:012', requestId);
       }
+      return ctcError('ctc:007', requestId);
+    }
+
+    // 10. The provider places the call; if it cannot, the call ends and its number is free again.
+    const started = await startWithProvider(row.provider as ProviderName, {
+      callId,
+      agent: {
+        id: row.id,
+        organizationId: row.organizationId,
+        name: row.name,
+        prompt: row.prompt,
+        firstMessage: row.firstMessage,
+        fromNumber: row.fromNumber,
+        providerCredentialId: row.providerCredentialId,
+        providerAgentId: row.providerAgentId,
+        simulator: row.simulator as SimulatorScenario | null,
+      },
+      to: body.phone,
+      variables,
+    });
+    try {
+      if (!started.ok) {
+        await calls.failStart(callId, started.message);
+        if (idempotencyKey !== undefined) await repository.releaseIdempotencyKey(row.id, idempotencyKey);
+        return ctcError('ctc:008', requestId, { callId });
+      }
+      calls.recordProviderCallId(callId, started.providerCallId);
+      const response = { success: true, callId, status: 'queued' };
+      if (idempotencyKey !== undefined) await repository.completeIdempotencyKey(row.id, idempotencyKey, response);
+      return { status: 200, body: { ...response, requestId } };
+    } catch (error) {
+      report(error, 'recording the provider answer');
+      return started.ok
+        ? { status: 200, body: { success: true, callId, status: 'queued', requestId } }
+        : ctcError('ctc:008', requestId, { callId });
+    }
+  }
+
+  const service = {
+    async trigger(request: ClickToCallRequest): Promise<CtcResponse> {
+      const response = await answer(request);
+      const { code } = response.body;
+      answered(response.body.success === true ? 'success' : typeof code === 'string' ? code : 'unknown');
+      return response;
+    },
+
+    /**
+     * The dashboard's "Test call": a click-to-call signed here with the agent's own credentials and
+     * sent through `trigger`, so it passes every check a backend's request passes (rate limit,
+     * ctc:007, configuration) and answers the same way. Only agents of type click_to_call have
+     * credentials (409 otherwise, 404 for an unknown agent, as the management API answers).
+     */
+    async testCall(
+      organizationId: string,
+      agentId: string,
+      input: { phone: string; variables?: Record<string, string> },
+      requestId: string,
+    ): Promise<CtcResponse> {
+      const { apiToken, apiSecret } = await agents.credentials(organizationId, agentId);
+      const rawBody = Buffer.from(JSON.stringify({ phone: input.phone, variables: input.variables ?? {} }));
+      return service.trigger({
+        requestId,
+        apiKey: apiToken,
+        signature: hmacSha256Hex(apiSecret, rawBody),
+        idempotencyKey: undefined,
+        rawBody,
+      });
     },
   };
+  return service;
 }
 
 export type ClickToCallService = ReturnType<typeof createClickToCallService>;

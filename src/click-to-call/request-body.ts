@@ -1,5 +1,6 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import type { FieldProblem } from '../errors.js';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../lib/json-guard.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_VARIABLE_NAME = 64;
@@ -62,6 +63,9 @@ export function parseClickToCallBody(raw: Buffer | undefined): ParsedBody {
           });
         } else if (typeof v !== 'string') {
           details.push({ path: variablePath(name), message: 'must be a string (send optional variables as "")' });
+        } else if (!isStorableText(name) || !isStorableText(v)) {
+          // The call's row could not be written (a 500), and with it every call accepted in the same batch.
+          details.push({ path: variablePath(name), message: `names and values ${UNSTORABLE_TEXT_MESSAGE}` });
         } else variables.push([name, v]);
       }
     }

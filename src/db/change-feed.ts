@@ -36,21 +36,30 @@ export function createLocalChangeFeed(): ChangeFeed {
 
 const CHANNEL = 'switchboard_changes';
 
+/** How often the listening connection is checked when nothing else crosses it. */
+const HEARTBEAT_MS = 5000;
+
 /**
  * LISTEN/NOTIFY on one dedicated connection, reconnected after a failure. While it is down the feed
  * is not live and every subscriber is reset on reconnect, since notifications sent meanwhile are lost.
+ * A connection that only listens never learns that the network lost it (no error comes, nothing
+ * more either): a statement every few seconds with a timeout tells (decision 0023).
  */
 export function createPostgresChangeFeed(options: {
   url: string;
   /** Sends the NOTIFY; the pool's connection, so a publish never waits for the listener. */
   notify: (channel: string, payload: string) => Promise<void>;
+  /** How long connecting or the heartbeat may take before the connection is given up. */
+  timeoutMs: number;
   onError?: (error: unknown) => void;
 }): ChangeFeed {
+  const { timeoutMs } = options;
   const subscribers = new Map<string, { onChange: (key: string) => void; onReset: () => void }[]>();
   let client: pg.Client | undefined;
   let live = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   const resetAll = () => {
     for (const list of subscribers.values()) for (const s of list) s.onReset();
@@ -58,13 +67,20 @@ export function createPostgresChangeFeed(options: {
 
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 5000 });
+    const next = new pg.Client({
+      connectionString: options.url,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: timeoutMs,
+    });
     const lost = (error?: unknown) => {
       if (client !== next) return;
       client = undefined;
+      clearInterval(heartbeat);
+      // Subscribers learn once that they may miss changes, not at every failed attempt to reconnect.
+      if (live) resetAll();
       live = false;
-      resetAll();
       if (error) options.onError?.(error);
+      // With a statement under way (the heartbeat), end() drops the connection rather than wait.
       next.end().catch(() => {});
       if (!closed) retry = setTimeout(connect, 1000);
     };
@@ -81,6 +97,9 @@ export function createPostgresChangeFeed(options: {
       client = next;
       await next.connect();
       await next.query(`LISTEN ${CHANNEL}`);
+      heartbeat = setInterval(() => {
+        next.query('select 1').catch(lost);
+      }, HEARTBEAT_MS);
       // Whatever was cached before this connection listened may be stale.
       resetAll();
       live = true;
@@ -105,6 +124,7 @@ export function createPostgresChangeFeed(options: {
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearInterval(heartbeat);
       const current = client;
       client = undefined;
       live = false;

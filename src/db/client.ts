@@ -27,14 +27,107 @@ export interface PostgresOptions {
   url: string;
   /** Connections in the pool, default 10. */
   poolSize?: number;
+  /**
+   * How long connecting or one statement may take before it fails, default 1500 ms (see
+   * `SWITCHBOARD_DATABASE_TIMEOUT_MS`): a database that stopped answering must cost a request an
+   * error, never a hang.
+   */
+  timeoutMs?: number;
 }
 
-/** A node-postgres pool behind Drizzle. Queries fail after 5 s without a connection rather than hang. */
-export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database {
-  const pool = new pg.Pool({
+/** The default of `PostgresOptions.timeoutMs`, as of `SWITCHBOARD_DATABASE_TIMEOUT_MS`. */
+const DEFAULT_DATABASE_TIMEOUT_MS = 1500;
+
+const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
+
+/**
+ * A node-postgres client fit for a database that can vanish (decision 0023):
+ * - a connection lost while the client is checked out (in a transaction) is an `error` event with
+ *   no listener, which would crash the process; its statements fail with the error anyway;
+ * - a statement that got no answer within `query_timeout` fails, but its connection would stay
+ *   waiting for that answer, and every later statement behind it: the connection is dropped.
+ *   (`pool.query` drops it already, by releasing the client with the error.)
+ */
+class FaultTolerantClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {});
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: the same overloads as pg.Client's query
+  override query(...args: any[]): any {
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (isReadTimeout(error)) this.connection.stream.destroy();
+      });
+    }
+    return result;
+  }
+}
+
+type ConnectCallback = (
+  err: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;
+
+/**
+ * drizzle-orm (0.45) sends a transaction's BEGIN before the `try` whose `finally` releases the
+ * client: a BEGIN that fails, as every statement does while the database is away, would keep its
+ * client checked out for good, and ten such would leave the pool serving nothing once the database
+ * is back. So a checked-out client whose first statement fails is released here, with the error
+ * (the pool discards it), and a release by the caller afterwards is ignored.
+ */
+class FaultTolerantPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+    if (callback) {
+      // The callback form is pool.query's, which releases the client on every failure itself.
+      super.connect(callback);
+      return undefined;
+    }
+    return super.connect().then((client) => {
+      const release = client.release.bind(client);
+      let released = false;
+      client.release = (error?: Error | boolean) => {
+        if (released) return;
+        released = true;
+        release(error);
+      };
+      const query = client.query;
+      // biome-ignore lint/suspicious/noExplicitAny: the same overloads as pg.Client's query
+      client.query = (...args: any[]): any => {
+        client.query = query;
+        const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+        if (result instanceof Promise) {
+          result.catch((error: unknown) => client.release(error instanceof Error ? error : new Error(String(error))));
+        }
+        return result;
+      };
+      return client;
+    });
+  }
+}
+
+/**
+ * A node-postgres pool behind Drizzle. Connecting and each statement fail after `timeoutMs` rather
+ * than hang: on the client (the answer may never come) and on the server (`statement_timeout`, so a
+ * statement the client gave up on is not committed behind its back).
+ */
+export function openPostgres({
+  url,
+  poolSize = 10,
+  timeoutMs = DEFAULT_DATABASE_TIMEOUT_MS,
+}: PostgresOptions): Database {
+  const pool = new FaultTolerantPool({
+    Client: FaultTolerantClient,
     connectionString: url,
     max: poolSize,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    statement_timeout: timeoutMs,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -42,6 +135,7 @@ export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database 
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const changes = createPostgresChangeFeed({
     url,
+    timeoutMs,
     notify: async (channel, payload) => {
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
     },
@@ -50,12 +144,28 @@ export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database 
     db,
     engine: 'postgres',
     changes,
-    ping: (timeoutMs = 2000) => withTimeout(db.execute(sql`select 1`), timeoutMs),
+    ping: (pingTimeoutMs = timeoutMs) => withTimeout(db.execute(sql`select 1`), pingTimeoutMs),
     async close() {
       await changes.close();
       await pool.end();
     },
   };
+}
+
+/**
+ * Runs `work` on a connection of its own, with no limit on how long a statement takes: migrations
+ * wait for another process's lock and may rewrite whole tables, which the pool's timeouts would cut.
+ */
+export async function withUnlimitedConnection<T>(url: string, work: (db: Db) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  // A connection lost mid-work fails the statement under way; the event must not crash the process.
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await work(drizzlePg(client, { schema }) as unknown as Db);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** Drizzle over an open PGlite instance (in memory for tests, a directory for the embedded mode). */
@@ -106,6 +216,29 @@ export async function retryOnConflict<T>(statement: () => Promise<T>): Promise<T
       if (attempt >= 3 || (code !== '40P01' && code !== '40001')) throw error;
     }
   }
+}
+
+/** Connection-level failures node-postgres reports by message only. */
+const UNREACHABLE_MESSAGES = [
+  'Query read timeout',
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+];
+
+/**
+ * Whether a statement failed because the database could not be reached or stopped answering (refused,
+ * reset, timed out, shutting down), not because of the statement, however the driver wrapped it.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (/^E[A-Z]+$/.test(code) || code.startsWith('08') || code.startsWith('57P'))) {
+      return true;
+    }
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
+  }
+  return false;
 }
 
 /** Whether a statement failed on a unique index (PostgreSQL 23505), however the driver wrapped it. */

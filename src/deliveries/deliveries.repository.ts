@@ -331,6 +331,25 @@ export function createDeliveriesRepository(
       };
     },
 
+    /**
+     * The queue at a glance, for the metrics: pending deliveries (due now, and all), and how long
+     * the oldest due one has waited. One statement over the partial due index (state = 'pending').
+     */
+    async queueStats(): Promise<{ due: number; pending: number; oldestDueAgeSeconds: number }> {
+      const result = await db.execute(sql`
+        select count(*) filter (where next_attempt_at <= now()) as due,
+          count(*) as pending,
+          coalesce(extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now())), 0)
+            as oldest_due_age
+        from deliveries where state = 'pending'`);
+      const row = rowsOf<Raw>(result)[0];
+      return {
+        due: Number(row?.due ?? 0),
+        pending: Number(row?.pending ?? 0),
+        oldestDueAgeSeconds: Number(row?.oldest_due_age ?? 0),
+      };
+    },
+
     /** Records what became of a claimed delivery; a completion whose claim was superseded changes nothing. */
     complete: (completion: DeliveryCompletion): Promise<void> => completions.add(completion),
 

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { buildOutcomePayload } from '../integrations/outcome-payload.js';
 import { matchesTriggerConditions } from '../integrations/trigger-conditions.js';
-import { signWebhook } from '../integrations/webhook-signature.js';
+import { webhookHeaders } from '../integrations/webhook-signature.js';
 import type { SecretBox } from '../lib/crypto.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import type {
@@ -30,14 +30,33 @@ export interface DeliveryWorkerDeps {
   shutdownGraceMs?: number;
   random?: () => number;
   onError: (error: unknown) => void;
+  /**
+   * A delivery was settled by this worker: `delivered`, the attempt's error code
+   * (`webhook:http_status`, `webhook:connect`, …), `dropped` (its trigger conditions did not
+   * match) or `unsent` (no payload could be built). The metrics count them.
+   */
+  onAttempted?: (result: string) => void;
 }
 
 const CLAIM_BATCH = 200;
+
+/** The result label of a settled delivery, from a small fixed set (see `onAttempted`). */
+function resultOf(completion: DeliveryCompletion): string {
+  if (completion.kind === 'dropped') return 'dropped';
+  if (completion.kind === 'failed_unsent') return 'unsent';
+  return completion.attempt.errorCode ?? 'delivered';
+}
 /**
  * While due deliveries wait for room, claims start at least this far apart: room frees one attempt
  * at a time, and a claim per freed slot would cost a statement per delivery.
  */
 const BACKLOG_CLAIM_SPACING_MS = 5;
+/**
+ * Claims that fail (the database is away) are tried again after a pause that doubles up to this:
+ * a long outage costs a log line every few seconds, not two a second. News (the change feed
+ * reconnected, a call ended) still wakes the worker at once.
+ */
+const MAX_FAILURE_PAUSE_MS = 5000;
 
 function payloadCall(call: ClaimedCall) {
   return {
@@ -64,6 +83,7 @@ export function createDeliveryWorker({
   shutdownGraceMs = 10_000,
   random = Math.random,
   onError,
+  onAttempted = () => {},
 }: DeliveryWorkerDeps) {
   /** Deliveries whose attempt is under way (the slots in use). */
   const held = new Set<string>();
@@ -79,6 +99,8 @@ export function createDeliveryWorker({
   /** Due deliveries are waiting for room this worker's attempts under way will free. */
   let backlogged = false;
   let lastClaimAt = 0;
+  /** Claims failed in a row. */
+  let failures = 0;
   let wakeUp: (() => void) | undefined;
 
   // Secrets are opened once each: a worker sends thousands of deliveries per integration.
@@ -140,32 +162,20 @@ export function createDeliveryWorker({
 
   function headersOf(delivery: ClaimedDelivery, body: Buffer, timestamp: number): Record<string, string> {
     const { integration } = delivery;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': WEBHOOK_USER_AGENT,
-    };
-    if (integration.authorizationSealed) {
-      headers.authorization = `Bearer ${open(integration.authorizationSealed, integration.id)}`;
-    }
-    if (integration.signing) {
-      const current = open(integration.signingSecretSealed, integration.id);
-      const previous = integration.previousSecretSealed
-        ? open(integration.previousSecretSealed, integration.id)
-        : undefined;
-      Object.assign(
-        headers,
-        signWebhook({
-          body,
-          webhookId: delivery.webhookId,
-          timestamp,
-          secrets: previous ? [current, previous] : [current],
-        }),
-      );
-    } else {
-      headers['webhook-id'] = delivery.webhookId;
-      headers['webhook-timestamp'] = String(timestamp);
-    }
-    return headers;
+    const secrets: [string, ...string[]] | undefined = integration.signing
+      ? [
+          open(integration.signingSecretSealed, integration.id),
+          ...(integration.previousSecretSealed ? [open(integration.previousSecretSealed, integration.id)] : []),
+        ]
+      : undefined;
+    return webhookHeaders({
+      body,
+      webhookId: delivery.webhookId,
+      timestamp,
+      userAgent: WEBHOOK_USER_AGENT,
+      bearerToken: integration.authorizationSealed ? open(integration.authorizationSealed, integration.id) : undefined,
+      secrets,
+    });
   }
 
   /** One attempt; undefined when it was abandoned by a shutdown (the delivery is then released). */
@@ -212,6 +222,7 @@ export function createDeliveryWorker({
         (completion) => {
           // The slot frees as soon as the receiver has answered: the record is written in a batch.
           release(delivery.id, integrationId);
+          if (completion) onAttempted(resultOf(completion));
           return completion
             ? repository.complete(completion)
             : repository.release([{ id: delivery.id, claim: delivery.claim }]);
@@ -260,9 +271,11 @@ export function createDeliveryWorker({
         ({ deliveries: claimed, dueCount } = await repository.claim({ limit, perIntegration, room, leaseSeconds }));
       } catch (error) {
         onError(error);
-        await pause(pollIntervalMs);
+        failures++;
+        await pause(Math.min(pollIntervalMs * 2 ** (failures - 1), MAX_FAILURE_PAUSE_MS));
         continue;
       }
+      failures = 0;
       if (!running) {
         await repository.release(claimed).catch(onError);
         return;

@@ -41,6 +41,10 @@ export async function integrationsRoutes(
     return reply.status(204).send();
   });
 
+  r.post('/v1/integrations/:id/test', { schema: { params: IdParams } }, async (request) =>
+    integrations.sendTest(organizationOf(request), request.params.id),
+  );
+
   r.post('/v1/integrations/:id/rotate-secret', { schema: { params: IdParams } }, async (request) =>
     integrations.rotateSecret(organizationOf(request), request.params.id),
   );

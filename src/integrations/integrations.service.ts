@@ -1,21 +1,53 @@
+import {
+  judgeAttempt,
+  RESPONSE_EXCERPT_BYTES,
+  WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_USER_AGENT,
+} from '../deliveries/delivery-attempt.js';
 import { type FieldProblem, notFound, validationError } from '../errors.js';
 import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
+import type { OutboundClient } from '../lib/outbound-http.js';
 import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { IntegrationRow, IntegrationsRepository } from './integrations.repository.js';
 import type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.schemas.js';
+import { buildOutcomePayload, type EndedCall } from './outcome-payload.js';
 import { checkTriggerConditions } from './trigger-conditions.js';
-import { newSigningSecret } from './webhook-signature.js';
+import { newSigningSecret, webhookHeaders } from './webhook-signature.js';
 
 /** How long a rotated-out signing secret keeps signing alongside the new one (CONTRACT §5). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
+/** The call a test delivery describes: shaped like a real one, visibly made up. */
+function sampleCall(agentId: string, at: Date): EndedCall {
+  const started = new Date(at.getTime() - 42_000);
+  return {
+    id: 'call_test',
+    agentId,
+    from: '+14155550100',
+    to: '+14155550123',
+    outcome: 'COMPLETED',
+    endedReason: 'customer_hangup',
+    transcript: [
+      { role: 'agent', text: 'Hi Ada, this is a test call from Switchboard.', at: started.toISOString() },
+      { role: 'user', text: 'Thanks, the webhook works.', at: new Date(started.getTime() + 5000).toISOString() },
+    ],
+    collectedData: { name: 'Ada' },
+    variables: { name: 'Ada' },
+    startedAt: started.toISOString(),
+    endedAt: at.toISOString(),
+    durationSeconds: 42,
+  };
+}
+
 export interface IntegrationsServiceDeps {
   repository: IntegrationsRepository;
   secretBox: SecretBox;
-  /** Whether the agent exists in the organization (integrations hang off agents). */
-  agentExists: (organizationId: string, agentId: string) => Promise<boolean>;
+  /** The agent's name, or undefined when the organization has no such agent (integrations hang off agents). */
+  agentNameOf: (organizationId: string, agentId: string) => Promise<string | undefined>;
+  /** The client webhooks are sent with (address-guarded, 5 s to connect): "Send test" uses it too. */
+  outbound: OutboundClient;
   /** `SWITCHBOARD_ALLOW_PRIVATE_NETWORKS`: whether URLs may reach private addresses. */
   allowPrivateNetworks: boolean;
   /** How a URL's hostname resolves when it is saved; default: not resolved. */
@@ -26,12 +58,17 @@ export interface IntegrationsServiceDeps {
 export function createIntegrationsService({
   repository,
   secretBox,
-  agentExists,
+  agentNameOf,
+  outbound,
   allowPrivateNetworks,
   resolve,
   now = () => new Date(),
 }: IntegrationsServiceDeps) {
-  const toView = (row: IntegrationRow) => {
+  const agentExists = async (organizationId: string, agentId: string) =>
+    (await agentNameOf(organizationId, agentId)) !== undefined;
+
+  /** Lists leave the signing secret out (masked): it is read from one integration at a time. */
+  const toView = (row: IntegrationRow, { listed = false } = {}) => {
     const previousActive =
       row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now();
     return {
@@ -42,7 +79,7 @@ export function createIntegrationsService({
       enabled: row.enabled,
       authorization: row.authorizationSealed ? SECRET_MASK : null,
       signing: row.signing,
-      signingSecret: secretBox.decrypt(row.signingSecretSealed, row.id),
+      signingSecret: listed ? SECRET_MASK : secretBox.decrypt(row.signingSecretSealed, row.id),
       previousSigningSecretExpiresAt: previousActive ? row.previousSecretExpiresAt?.toISOString() : null,
       triggerConditions: row.triggerConditions ?? null,
       disabledReason: row.disabledReason,
@@ -104,7 +141,7 @@ export function createIntegrationsService({
       return toPage(
         await repository.listByAgent(organizationId, agentId, { beforeId, limit: limit + 1 }),
         limit,
-        toView,
+        (row) => toView(row, { listed: true }),
       );
     },
 
@@ -135,6 +172,66 @@ export function createIntegrationsService({
 
     async remove(organizationId: string, id: string): Promise<void> {
       if (!(await repository.remove(organizationId, id))) throw notFound('Integration');
+    },
+
+    /**
+     * "Send test": a sample `call.completed` (marked `"test": true`) sent to the integration now,
+     * with the headers and signatures a real delivery has, so a receiver can be checked before any
+     * call. Nothing is recorded and the integration's health is untouched: a receiver being fixed
+     * can be tested while the integration is disabled, and a test's 410 does not disable it.
+     */
+    async sendTest(organizationId: string, id: string) {
+      const row = await findOrThrow(organizationId, id);
+      const at = now();
+      const { body } = buildOutcomePayload(
+        sampleCall(row.agentId, at),
+        (await agentNameOf(organizationId, row.agentId)) ?? '',
+        {
+          test: true,
+        },
+      );
+      const previousActive =
+        row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > at;
+      const headers = webhookHeaders({
+        body,
+        webhookId: newId('msg'),
+        timestamp: Math.floor(at.getTime() / 1000),
+        userAgent: WEBHOOK_USER_AGENT,
+        bearerToken: row.authorizationSealed ? secretBox.decrypt(row.authorizationSealed, row.id) : undefined,
+        secrets: row.signing
+          ? [
+              secretBox.decrypt(row.signingSecretSealed, row.id),
+              ...(previousActive && row.previousSecretSealed
+                ? [secretBox.decrypt(row.previousSecretSealed, row.id)]
+                : []),
+            ]
+          : undefined,
+      });
+      const result = await outbound.send({
+        method: 'POST',
+        url: row.url,
+        headers,
+        body,
+        timeoutMs: WEBHOOK_TIMEOUT_MS,
+        maxResponseBytes: RESPONSE_EXCERPT_BYTES,
+      });
+      const { attempt, next } = judgeAttempt(result, {
+        schedule: [],
+        retriesUsed: 0,
+        finalAttempt: true,
+        random: Math.random,
+        now: now(),
+      });
+      return {
+        delivered: next.state === 'delivered',
+        request: {
+          method: 'POST',
+          url: row.url,
+          headers: headers.authorization ? { ...headers, authorization: `Bearer ${SECRET_MASK}` } : headers,
+          body: body.toString('utf8'),
+        },
+        attempt: { at: at.toISOString(), ...attempt },
+      };
     },
 
     /** A new signing secret; the old one keeps signing alongside it for 24 h. */

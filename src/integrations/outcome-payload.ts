@@ -23,11 +23,17 @@ export interface EndedCall {
  * The call-outcome payload (CONTRACT §5, seed §2.4) as the exact bytes to send. The same call
  * always gives the same bytes, so every attempt of a delivery signs the same body. When the JSON
  * would exceed 256 KiB, the oldest transcript turns go first, then the collected data, and
- * `truncated` says what was removed.
+ * `truncated` says what was removed. `test` marks the sample that "Send test" sends.
  */
-export function buildOutcomePayload(call: EndedCall, agentName: string): { body: Buffer; truncated: boolean } {
+export function buildOutcomePayload(
+  call: EndedCall,
+  agentName: string,
+  { test = false }: { test?: boolean } = {},
+): { body: Buffer; truncated: boolean } {
   const payload = {
     event: 'call.completed',
+    // Only "Send test" deliveries say so: a real call's payload is exactly the contract's.
+    ...(test ? { test: true } : {}),
     callId: call.id,
     agentId: call.agentId,
     agent: agentName,

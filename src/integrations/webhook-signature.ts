@@ -43,3 +43,33 @@ export function signWebhook({ body, webhookId, timestamp, secrets }: SignWebhook
     'webhook-signature': standard,
   };
 }
+
+export interface WebhookHeadersInput {
+  /** The exact bytes sent. */
+  body: Buffer;
+  webhookId: string;
+  /** Seconds since the epoch. */
+  timestamp: number;
+  userAgent: string;
+  /** The bearer token, opened; undefined when the integration has none. */
+  bearerToken?: string;
+  /** The secrets to sign with, current first; undefined when signing is off. */
+  secrets?: [string, ...string[]];
+}
+
+/**
+ * Every header of one webhook request (CONTRACT §5): content type, user agent, the bearer token,
+ * and the signatures. `webhook-id` and `webhook-timestamp` are sent even when signing is off, so
+ * receivers can deduplicate either way.
+ */
+export function webhookHeaders(input: WebhookHeadersInput): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': input.userAgent };
+  if (input.bearerToken !== undefined) headers.authorization = `Bearer ${input.bearerToken}`;
+  if (input.secrets) {
+    Object.assign(headers, signWebhook({ ...input, secrets: input.secrets }));
+  } else {
+    headers['webhook-id'] = input.webhookId;
+    headers['webhook-timestamp'] = String(input.timestamp);
+  }
+  return headers;
+}

@@ -8,6 +8,12 @@ export interface BatcherOptions {
    * loop). For work nobody waits on, a few ms make batches larger and statements fewer.
    */
   delayMs?: number;
+  /**
+   * Whether a batch's failure says the next batch would fail as well (the database is away): the
+   * items waiting behind it then fail with the same error at once rather than each wait out a
+   * timeout of its own. Default: never.
+   */
+  failsTheRest?: (error: unknown) => boolean;
 }
 
 /**
@@ -37,6 +43,7 @@ export function createBatcher<In, Out>(run: (items: In[]) => Promise<Out[]>, opt
           },
           (error) => {
             for (const entry of batch) entry.reject(error);
+            if (options.failsTheRest?.(error)) for (const entry of queue.splice(0)) entry.reject(error);
           },
         )
         .finally(() => {

@@ -5,6 +5,14 @@ export function describeProviderError(error: unknown): string {
   const status = e.statusCode ?? e.status;
   const detail = e.body ?? (e.message?.includes(JSON.stringify(e.error)) ? undefined : e.error);
   const body = detail === undefined ? '' : ` ${typeof detail === 'string' ? detail : JSON.stringify(detail)}`;
-  const message = e.message ?? String(error);
+  let message = e.message ?? String(error);
+  // fetch says only "fetch failed": why (refused by the address guard, DNS, TLS) is in its causes.
+  for (let cause = (error as { cause?: unknown }).cause, depth = 0; cause && depth < 3; depth++) {
+    const causeMessage = (cause as { message?: unknown }).message;
+    if (typeof causeMessage === 'string' && causeMessage && !message.includes(causeMessage)) {
+      message = `${message}: ${causeMessage}`;
+    }
+    cause = (cause as { cause?: unknown }).cause;
+  }
   return `${status && !message.startsWith(String(status)) ? `HTTP ${status}: ` : ''}${message}${body}`.slice(0, 1000);
 }

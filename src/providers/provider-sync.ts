@@ -26,6 +26,8 @@ export interface ProviderSyncDeps {
   onError: (error: unknown, agentId?: string) => void;
   /** An agent's provider id may have changed: caches of the agent must forget it. */
   onPublished?: (agentId: string) => Promise<void>;
+  /** Publishing an agent failed (the metrics count it by provider). */
+  onFailed?: (provider: string) => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export function createProviderSync({
   leaseSeconds = 120,
   onError,
   onPublished = async () => {},
+  onFailed = () => {},
 }: ProviderSyncDeps) {
   async function toolsOf(agent: ClaimedAgent): Promise<PublishableTool[]> {
     const rows = await repository.toolsOf(agent.organizationId, agent.toolIds);
@@ -98,6 +101,7 @@ export function createProviderSync({
         : undefined;
       if (!credential) {
         // Nothing to publish with: not configured (the agent says so); nothing to retry either.
+        onFailed(agent.provider);
         await repository.recordFailed(agent.id, agent.claimToken, 'The agent has no provider credential', null);
         return;
       }
@@ -106,6 +110,7 @@ export function createProviderSync({
       await repository.recordSynced(agent.id, agent.claimToken, ids);
       await onPublished(agent.id);
     } catch (error) {
+      onFailed(agent.provider);
       const retryIn = retrySeconds[agent.attempts - 1] ?? null;
       await repository
         .recordFailed(agent.id, agent.claimToken, describeProviderError(error), retryIn)

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { logCallId } from '../calls/log-call-id.js';
 import type { RetellWebhooks } from './retell/retell-webhook.js';
 import type { VapiWebhook } from './vapi/vapi-webhook.js';
 
@@ -14,6 +15,7 @@ export async function providerWebhooksRoutes(
 
   app.post('/providers/vapi/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
     const answer = await vapi(request.body, header(request.headers['x-vapi-secret']));
+    logCallId(request, reply, answer.callId);
     return reply.status(answer.status).send(answer.body);
   });
 
@@ -28,6 +30,7 @@ export async function providerWebhooksRoutes(
     const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : undefined);
     retellRoutes.post('/providers/retell/webhook', async (request, reply) => {
       const answer = await retell.event(raw(request.body), header(request.headers['x-retell-signature']));
+      logCallId(request, reply, answer.callId);
       return reply.status(answer.status).send(answer.body);
     });
     // CONTRACT §6: a provider that calls tools at their own URL calls /providers/<provider>/tools/:toolId.
@@ -37,6 +40,7 @@ export async function providerWebhooksRoutes(
         raw(request.body),
         header(request.headers['x-retell-signature']),
       );
+      logCallId(request, reply, answer.callId);
       return reply.status(answer.status).send(answer.body);
     });
   });

@@ -1,5 +1,10 @@
 /** What a provider webhook handler answers: a status and a JSON body. */
-export type WebhookAnswer = { status: number; body: unknown };
+export type WebhookAnswer = {
+  status: number;
+  body: unknown;
+  /** The call the webhook was about, once it was found and the webhook verified: for the logs. */
+  callId?: string;
+};
 
 /** A refusal, as every provider webhook says it: `{error: "…"}` with its status. */
 export const refuse = (status: number, message: string): WebhookAnswer => ({ status, body: { error: message } });

@@ -15,6 +15,12 @@ export interface ToolRun {
   result: string;
   /** Null on success; otherwise the cause in a few words. */
   error: string | null;
+  /**
+   * What happened, from a small fixed set (the metrics' label): `ok`, `http_status` (a non-2xx
+   * answer), `arguments` (the request could not be built), `refused` (not run at all), or how
+   * sending failed (`timeout`, `connect`, `dns`, `blocked`, `network`, …).
+   */
+  kind: string;
   latencyMs: number;
 }
 
@@ -41,7 +47,14 @@ export async function runTool(
 ): Promise<ToolRun> {
   const built = buildToolRequest(tool, args, lookup);
   if (!built.ok)
-    return { request: null, response: null, result: `Error: ${built.error}`, error: built.error, latencyMs: 0 };
+    return {
+      request: null,
+      response: null,
+      result: `Error: ${built.error}`,
+      error: built.error,
+      kind: 'arguments',
+      latencyMs: 0,
+    };
   const { request } = built;
   const sent = await outbound.send({
     method: request.method,
@@ -56,15 +69,29 @@ export async function runTool(
     const error = sent.failure.message;
     // A refused address, an unknown host or a refused connection means no byte left: nothing was sent.
     const wasSent = sent.failure.kind === 'timeout' || sent.failure.kind === 'network';
-    return { request: wasSent ? request : null, response: null, result: `Error: ${error}`, error, latencyMs };
+    return {
+      request: wasSent ? request : null,
+      response: null,
+      result: `Error: ${error}`,
+      error,
+      kind: sent.failure.kind,
+      latencyMs,
+    };
   }
   const body = textOf(sent.body, MAX_RESULT_BYTES);
   const response = { status: sent.status, body };
   if (sent.status >= 200 && sent.status < 300) {
     const result = body === '' ? `The tool succeeded (HTTP ${sent.status}) with an empty response.` : body;
-    return { request, response, result, error: null, latencyMs };
+    return { request, response, result, error: null, kind: 'ok', latencyMs };
   }
   const error = `The tool endpoint answered HTTP ${sent.status}`;
   const detail = body.trim().slice(0, 200);
-  return { request, response, result: `Error: ${error}${detail ? `: ${detail}` : ''}`, error, latencyMs };
+  return {
+    request,
+    response,
+    result: `Error: ${error}${detail ? `: ${detail}` : ''}`,
+    error,
+    kind: 'http_status',
+    latencyMs,
+  };
 }

@@ -275,7 +275,8 @@ export function compileAiSchema(parameters: ToolParameter[]): JsonSchema {
 
 function objectSchema(fields: ToolField[], isRequired: (field: ToolField) => boolean): JsonSchema {
   const ai = fields.filter((field) => field.fillMode === 'ai');
-  const properties: Record<string, JsonSchema> = {};
+  // Without a prototype: an AI parameter named "__proto__" would otherwise vanish from the schema.
+  const properties: Record<string, JsonSchema> = Object.create(null);
   for (const field of ai) properties[field.name] = fieldSchema(field);
   const required = ai.filter(isRequired).map((field) => field.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };

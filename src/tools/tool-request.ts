@@ -35,7 +35,9 @@ export function buildToolRequest(tool: ToolDefinition, args: unknown, lookup: Va
 
   let url = tool.url;
   const query: [string, string][] = [];
-  const body: Record<string, unknown> = {};
+  // Without a prototype: "__proto__" is a valid parameter name, and on a plain object assigning it
+  // replaces the object's prototype instead of adding a key, so the parameter was silently not sent.
+  const body: Record<string, unknown> = Object.create(null);
   for (const parameter of tool.parameters) {
     let value: unknown;
     if (parameter.fillMode === 'ai') {
@@ -110,7 +112,8 @@ function assembleObject(
   problems: string[],
   lookup: VariableLookup,
 ): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+  // Without a prototype, so that a field named "__proto__" is a key like any other (see `body` above).
+  const result: Record<string, unknown> = Object.create(null);
   for (const field of fields) {
     const fieldPath = `${path}.${field.name}`;
     let value: unknown;

@@ -23,6 +23,11 @@ export async function toolsRoutes(
     reply.status(201).send(await tools.create(organizationOf(request), request.body as CreateToolInput)),
   );
 
+  // The editor's live view of `aiSchema`: the create body, checked as create checks it, written nowhere.
+  r.post('/v1/tools/preview', { schema: { body: CreateToolBody } }, async (request) =>
+    tools.preview(request.body as CreateToolInput),
+  );
+
   r.get('/v1/tools', { schema: { querystring: ListQuery } }, async (request) =>
     tools.list(organizationOf(request), request.query),
   );

@@ -5,12 +5,19 @@ import { ApiError, type FieldProblem, notFound, validationError } from '../error
 import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { groupBy } from '../lib/group-by.js';
 import { newId } from '../lib/ids.js';
+import { toStorableJson } from '../lib/json-guard.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { ToolCallResult } from '../providers/voice-provider.js';
 import { type RunnableTool, runTool, type ToolRun } from './run-tool.js';
 import { TOOL_TOPIC, type ToolCallCache } from './tool-call-cache.js';
-import { checkToolDefinition, compileAiSchema, isSecretHeader, type ToolDefinition } from './tool-definition.js';
+import {
+  checkToolDefinition,
+  compileAiSchema,
+  isSecretHeader,
+  type JsonSchema,
+  type ToolDefinition,
+} from './tool-definition.js';
 import { maskHeaders, type ToolRequest, type VariableLookup } from './tool-request.js';
 import type { CallToolContext, ToolInvocationRow, ToolRow, ToolsRepository } from './tools.repository.js';
 import type { CreateToolInput, TestToolInput, ToolHeader, UpdateToolInput } from './tools.schemas.js';
@@ -114,6 +121,8 @@ export interface ToolsServiceDeps {
   onError?: (error: unknown, callId: string) => void;
   /** A tool changed or was deleted: agents on real providers that use it publish again. */
   onToolChanged?: (toolId: string) => Promise<void>;
+  /** A tool call during a call was answered: its result kind and latency (the metrics). */
+  onToolRun?: (kind: string, latencyMs: number) => void;
 }
 
 export function createToolsService({
@@ -125,6 +134,7 @@ export function createToolsService({
   cache,
   onError = () => {},
   onToolChanged = async () => {},
+  onToolRun = () => {},
 }: ToolsServiceDeps) {
   // Invocation records are written after the agent has its result, batched: a live call must not
   // wait for our bookkeeping. Until a call's records are written, what they collected is kept here
@@ -221,6 +231,24 @@ export function createToolsService({
       return toToolView(row);
     },
 
+    /**
+     * The JSON Schema the model would see for a definition that is still being edited, after the
+     * same checks as create; nothing is written, and the name is not checked for uniqueness (saving
+     * says so). A header value equal to the mask is what an editor of a saved tool read back: it
+     * stands for the stored secret, which the schema does not depend on, so it is no problem here.
+     */
+    async preview(input: CreateToolInput): Promise<{ aiSchema: JsonSchema }> {
+      const parameters = input.parameters ?? [];
+      await check({
+        method: input.method,
+        url: input.url,
+        headers: input.headers ?? [],
+        parameters,
+        variables: input.variables ?? [],
+      });
+      return { aiSchema: compileAiSchema(parameters) };
+    },
+
     async list(organizationId: string, query: { cursor?: string; limit?: number }): Promise<Page<ToolView>> {
       const limit = query.limit ?? 20;
       const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -297,7 +325,10 @@ export function createToolsService({
       const context = await cache.context(input.callId, input.name, () =>
         repository.callToolContext(input.callId, input.name),
       );
-      if (!context) return { result: 'Error: this call is not known', error: 'unknown call' };
+      if (!context) {
+        onToolRun('refused', 0);
+        return { result: 'Error: this call is not known', error: 'unknown call' };
+      }
       const unwritten = unwrittenValues.get(input.callId);
       if (unwritten) context.toolValues = { ...context.toolValues, ...unwritten };
       const refuse = (error: string): ToolRun => ({
@@ -305,6 +336,7 @@ export function createToolsService({
         response: null,
         result: `Error: ${error}`,
         error,
+        kind: 'refused',
         latencyMs: 0,
       });
       const tool = context.tool && runnable(context.tool);
@@ -314,6 +346,7 @@ export function createToolsService({
           : !tool
             ? refuse(`No tool named "${input.name}" is attached to this agent`)
             : await runTool(tool, input.args, callLookup(context, tool), outbound);
+      onToolRun(run.kind, run.latencyMs);
       const row = {
         id: newId('tinv'),
         organizationId: context.organizationId,
@@ -330,7 +363,9 @@ export function createToolsService({
       };
       const collected = collectedBy(run, input.args);
       if (collected) cache.addValues(input.callId, collected);
-      const write = repository.recordInvocation(row);
+      // The endpoint's answer and the provider's arguments may hold a NUL (json-guard.ts); the record
+      // is written in a batch with other calls' records, which one bad string would fail too.
+      const write = repository.recordInvocation(toStorableJson(row));
       record(input.callId, collected ? write.then(() => cache.announceValues([input.callId])) : write, collected);
       return { result: run.result, error: run.error };
     },

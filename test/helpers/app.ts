@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -65,6 +65,8 @@ export interface TestApp {
 export async function startTestApp(
   env: Record<string, string> = {},
   masterKey: Buffer = randomBytes(32),
+  /** A logger (default none) and a resolver for customers' hostnames (default the system's). */
+  deps: Pick<AppDeps, 'logger' | 'resolveHost'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const port = await freePort();
@@ -77,7 +79,7 @@ export async function startTestApp(
     SWITCHBOARD_SWEEP_INTERVAL_MS: '100',
     ...env,
   });
-  const app = await buildApp({ config, database: db.database, masterKey, logger: false });
+  const app = await buildApp({ config, database: db.database, masterKey, logger: false, ...deps });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
 

@@ -33,7 +33,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     }
     const url = databaseUrlWithName(serverUrl, name);
-    const database = openPostgres({ url });
+    // Generous: test files run in parallel on a busy machine, and the production default (1.5 s, so
+    // that an unreachable database costs an error, not a hang) is tested on its own by
+    // database-faults.test.ts through server processes.
+    const database = openPostgres({ url, timeoutMs: 10_000 });
     return {
       database,
       engine: 'postgres',

@@ -1,6 +1,21 @@
-import { useCallback, useEffect, useState } from 'react';
-import { type Agent, ApiFailure, api, type Me } from './api.js';
-import { SignIn } from './SignIn.js';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { ApiFailure, api, type Me } from './api.js';
+import { AgentEditor } from './features/agents/AgentEditor.js';
+import { AgentsPage } from './features/agents/AgentsPage.js';
+import { CallDetail } from './features/calls/CallDetail.js';
+import { CallsPage } from './features/calls/CallsPage.js';
+import { SettingsPage } from './features/settings/SettingsPage.js';
+import { SignIn } from './features/settings/SignIn.js';
+import { ToolEditor } from './features/tools/ToolEditor.js';
+import { ToolsPage } from './features/tools/ToolsPage.js';
+import { Link, match, navigate, useLocation } from './router.js';
+
+const SECTIONS = [
+  { path: '/agents', label: 'Agents' },
+  { path: '/tools', label: 'Tools' },
+  { path: '/calls', label: 'Calls' },
+  { path: '/settings', label: 'Settings' },
+];
 
 /** The dashboard's shell: who is signed in decides between the sign-in screen and the workspace. */
 export function App() {
@@ -19,14 +34,22 @@ export function App() {
     void refresh();
   }, [refresh]);
 
+  const { path } = useLocation();
   if (me === undefined) return <main aria-busy="true">Loading…</main>;
   if (me === null) return <SignIn onSignedIn={refresh} />;
   return (
     <>
       <header>
         <strong>Switchboard · {me.organization.name}</strong>
+        <nav aria-label="Sections">
+          {SECTIONS.map((section) => (
+            <Link key={section.path} to={section.path} className={path.startsWith(section.path) ? 'active' : undefined}>
+              {section.label}
+            </Link>
+          ))}
+        </nav>
         <span>
-          {me.user.email}
+          {me.user?.email}
           <button
             type="button"
             onClick={async () => {
@@ -39,48 +62,40 @@ export function App() {
         </span>
       </header>
       <main>
-        <Agents />
+        <Screen path={path} me={me} />
       </main>
     </>
   );
 }
 
-function Agents() {
-  const [agents, setAgents] = useState<Agent[] | undefined>(undefined);
-  useEffect(() => {
-    api<{ data: Agent[] }>('GET', '/v1/agents?limit=100').then((page) => setAgents(page.data));
-  }, []);
-  if (!agents) return <p aria-busy="true">Loading agents…</p>;
+/** Each screen by its path; more specific patterns first. Screens with an id are keyed by it, so they reload. */
+const ROUTES: [string, (params: Record<string, string>, me: Me) => ReactNode][] = [
+  ['/agents/new', () => <AgentEditor key="new" />],
+  ['/agents/:id', ({ id }) => <AgentEditor key={id} id={id} />],
+  ['/agents', () => <AgentsPage />],
+  ['/tools/new', () => <ToolEditor key="new" />],
+  ['/tools/:id', ({ id }) => <ToolEditor key={id} id={id} />],
+  ['/tools', () => <ToolsPage />],
+  ['/calls/:id', ({ id }) => <CallDetail key={id} id={id} />],
+  ['/calls', () => <CallsPage />],
+  ['/settings', (_, me) => <SettingsPage me={me} />],
+];
+
+function Screen({ path, me }: { path: string; me: Me }) {
+  if (path === '/' || path === '') {
+    navigate('/agents', { replace: true });
+    return null;
+  }
+  for (const [pattern, render] of ROUTES) {
+    const params = match(pattern, path);
+    if (params) return render(params, me);
+  }
   return (
     <section className="card">
-      <h2>Agents</h2>
-      {agents.length === 0 ? (
-        <p className="empty">
-          No agents yet. An agent places calls for you: create one with <code>POST /v1/agents</code> (the editor arrives
-          with the next part of the dashboard).
-        </p>
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Provider</th>
-              <th>State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {agents.map((agent) => (
-              <tr key={agent.id}>
-                <td>{agent.name}</td>
-                <td>{agent.type === 'click_to_call' ? 'Click to Call' : agent.type}</td>
-                <td>{agent.provider}</td>
-                <td>{!agent.enabled ? 'disabled' : !agent.configured ? 'not configured' : agent.providerSync.state}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <h2>Nothing here</h2>
+      <p>
+        This page does not exist. <Link to="/agents">Go to your agents</Link>.
+      </p>
     </section>
   );
 }

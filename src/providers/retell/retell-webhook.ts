@@ -85,7 +85,7 @@ export function createRetellWebhooks({
           await applyEvent(retellEndedEvent(call, context.id, context.outcomes));
           break;
       }
-      return { status: 200, body: {} };
+      return { status: 200, body: {}, callId: context.id };
     },
 
     /**
@@ -99,7 +99,7 @@ export function createRetellWebhooks({
       const name =
         (await toolNameOf(context.organizationId, toolId)) ?? (typeof body.name === 'string' ? body.name : '');
       const run = await invokeTool({ callId: context.id, name, args: body.args ?? {} });
-      return { status: 200, body: { result: run.result } };
+      return { status: 200, body: { result: run.result }, callId: context.id };
     },
   };
 }

@@ -3,6 +3,7 @@ import type { SimulatorScenario } from '../../agents/agents.schemas.js';
 import type { TranscriptTurn } from '../../db/schema/index.js';
 import { fillTemplate } from '../../lib/template.js';
 import type {
+  CallEvent,
   CallEventSink,
   StartCallRequest,
   StartCallResult,
@@ -17,6 +18,10 @@ const UNANSWERED = {
   busy: { outcome: 'BUSY', endedReason: 'busy' },
   voicemail: { outcome: 'VOICEMAIL', endedReason: 'voicemail' },
 } as const;
+
+/** The first pause before an end-of-call report that could not be recorded is sent again; it doubles up to the next. */
+const END_REPORT_RETRY_MS = 250;
+const END_REPORT_RETRY_MAX_MS = 5000;
 
 export interface SimulatorOptions {
   /** Where the simulated call's events go: the same sink real providers' webhooks feed. */
@@ -57,6 +62,24 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
     }
   }
 
+  /**
+   * The end-of-call report carries the call's outcome: one that could not be recorded (the database
+   * is away) is sent again, with growing pauses, until it is or the simulator closes, as a provider
+   * that retries its webhooks would. Ending an ended call changes nothing, so a repeat is harmless.
+   * (Statuses and transcript turns are not repeated: the end report carries what they did.)
+   */
+  async function emitEnd(event: Extract<CallEvent, { type: 'ended' }>): Promise<void> {
+    for (let pauseMs = END_REPORT_RETRY_MS; !closed; pauseMs = Math.min(pauseMs * 2, END_REPORT_RETRY_MAX_MS)) {
+      try {
+        await onEvent(event);
+        return;
+      } catch (error) {
+        onError?.(error, event.callId);
+      }
+      await sleep(pauseMs);
+    }
+  }
+
   async function play(request: StartCallRequest): Promise<void> {
     const { callId, variables } = request;
     const scenario: SimulatorScenario = request.agent.simulator ?? {};
@@ -69,7 +92,7 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
     const answer = scenario.answer ?? 'answered';
     if (answer === 'no_answer' || answer === 'busy' || answer === 'voicemail') {
       await sleep(delayMs);
-      await emit({
+      await emitEnd({
         type: 'ended',
         callId,
         at: new Date(),
@@ -129,7 +152,7 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
       if (live) await emit({ type: 'transcript', callId, turn });
     }
     await sleep(pause);
-    await emit({
+    await emitEnd({
       type: 'ended',
       callId,
       at: new Date(),

@@ -44,18 +44,18 @@ export function createVapiWebhook({ callContext, credentialOf, applyEvent, invok
             return { toolCallId, name, result: run.result, error: run.error !== null };
           }),
         );
-        return { status: 200, body: vapiToolResults(results) };
+        return { status: 200, body: vapiToolResults(results), callId: call.id };
       }
       case 'status-update': {
         const event = vapiStatusEvent(payload, call.id);
         if (event) await applyEvent(event);
-        return { status: 200, body: {} };
+        return { status: 200, body: {}, callId: call.id };
       }
       case 'end-of-call-report':
         await applyEvent(vapiEndedEvent(payload, call.id, call.outcomes));
-        return { status: 200, body: {} };
+        return { status: 200, body: {}, callId: call.id };
       default:
-        return { status: 200, body: {} };
+        return { status: 200, body: {}, callId: call.id };
     }
   };
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ApiFailure, api } from './api.js';
+import { ApiFailure, api } from '../../api.js';
 
 /** Log in (the seed's words: Email, Password, Log in), or sign up a new organization. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {

@@ -1,0 +1,24 @@
+import type { Me } from '../../api.js';
+import { Fact } from '../../ui.js';
+import { ApiKeys } from './ApiKeys.js';
+import { ProviderCredentials } from './ProviderCredentials.js';
+
+/** The organization: its name, the API keys of the management API, and the voice providers' credentials. */
+export function SettingsPage({ me }: { me: Me }) {
+  return (
+    <>
+      <section className="card">
+        <h2>Organization</h2>
+        <dl className="facts">
+          <Fact label="Name">{me.organization.name}</Fact>
+          <Fact label="Id">
+            <code>{me.organization.id}</code>
+          </Fact>
+          {me.user && <Fact label="Signed in as">{me.user.email}</Fact>}
+        </dl>
+      </section>
+      <ApiKeys />
+      <ProviderCredentials />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { api, type Page, type Tool, withQuery } from '../../api.js';
+import { Link } from '../../router.js';
+import { Empty, Loaded, Pager, useLoad, usePager } from '../../ui.js';
+import { ProviderImport } from './ProviderImport.js';
+import './tools.css';
+
+/** `/tools`: the organization's tools, and importing those already defined at Vapi or Retell. */
+export function ToolsPage() {
+  const pager = usePager();
+  const { data, failure, reload } = useLoad(
+    () => api<Page<Tool>>('GET', withQuery('/v1/tools', { limit: 25, cursor: pager.cursor })),
+    pager.cursor ?? '',
+  );
+  return (
+    <>
+      <section className="card">
+        <div className="toolbar">
+          <h2>Tools</h2>
+          <Link to="/tools/new" className="button">
+            New tool
+          </Link>
+        </div>
+        <Loaded load={{ data, failure }} what="tools">
+          {(page) =>
+            page.data.length === 0 && pager.page === 1 ? (
+              <Empty>
+                No tools yet. A tool is an HTTP endpoint of yours that an agent calls during a call — to look up an
+                order, book a slot or create a lead. <Link to="/tools/new">Create one</Link>: give it a URL, say which
+                values the agent fills in, test it here, then attach it to an agent. Tools you already made at Vapi or
+                Retell can be imported below.
+              </Empty>
+            ) : (
+              <>
+                <table>
+                  <thead>
+                    <tr>
+                      <th>Name</th>
+                      <th>Method</th>
+                      <th>URL</th>
+                      <th>Parameters</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.data.map((tool) => (
+                      <tr key={tool.id}>
+                        <td>
+                          <Link to={`/tools/${tool.id}`}>{tool.name}</Link>
+                        </td>
+                        <td>
+                          <code>{tool.method}</code>
+                        </td>
+                        <td className="tool-url">
+                          <code>{tool.url}</code>
+                        </td>
+                        <td>{tool.parameters.length}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                <Pager pager={pager} nextCursor={page.nextCursor} />
+              </>
+            )
+          }
+        </Loaded>
+      </section>
+      <ProviderImport
+        onImported={() => {
+          if (pager.page === 1) reload();
+          else pager.reset();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,402 @@
+import { Fragment, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { ApiFailure } from './api.js';
+
+/** Loads something once per `key` and on `reload()`; a failure is kept to be shown, not thrown. */
+export function useLoad<T>(load: () => Promise<T>, key: string) {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const latest = useRef(load);
+  latest.current = load;
+  const [generation, setGeneration] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` and `generation` say when to load again
+  useEffect(() => {
+    let current = true;
+    latest.current().then(
+      (value) => {
+        if (!current) return;
+        setData(value);
+        setFailure(null);
+      },
+      (error: unknown) => current && setFailure(asFailure(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [key, generation]);
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return { data, failure, reload, setData };
+}
+
+/** An action started by a person (save, rotate, send): whether it runs, and why it failed. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const run = useCallback(async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      return await action();
+    } catch (error) {
+      setFailure(asFailure(error));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, failure, run, clear: () => setFailure(null) };
+}
+
+export function asFailure(error: unknown): ApiFailure {
+  return error instanceof ApiFailure ? error : new ApiFailure(0, 'network', String(error));
+}
+
+/** The API's problem at one JSON path (`$.name`), shown beside its field. */
+export function FieldError({ failure, path }: { failure: ApiFailure | null | undefined; path: string }) {
+  const messages = failure?.details.filter((d) => d.path === path).map((d) => d.message) ?? [];
+  if (messages.length === 0) return null;
+  return (
+    <div className="error" role="alert" data-path={path}>
+      {messages.join('; ')}
+    </div>
+  );
+}
+
+/** A labelled control with its hint and the API's error for its path. */
+export function Field({
+  label,
+  path,
+  failure,
+  hint,
+  children,
+}: {
+  label: ReactNode;
+  path?: string;
+  failure?: ApiFailure | null;
+  hint?: ReactNode;
+  children: (id: string) => ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id)}
+      {hint && <div className="hint">{hint}</div>}
+      {path && <FieldError failure={failure} path={path} />}
+    </div>
+  );
+}
+
+/** A whole form's refusal: the API's message, and each problem with the field it names. */
+export function FormFailure({ failure }: { failure: ApiFailure | null | undefined }) {
+  if (!failure) return null;
+  return (
+    <div className="error banner" role="alert">
+      <strong>{failure.message}</strong>
+      {failure.details.length > 0 && (
+        <ul>
+          {failure.details.map((d) => (
+            <li key={`${d.path}:${d.message}`}>
+              <code>{d.path}</code> {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** What a list looks like before it has anything: what it is for and what to do next. */
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty">{children}</div>;
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="loading" aria-busy="true">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** Copies text to the clipboard, also where the page is not a secure context (plain http). */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      const area = document.createElement('textarea');
+      area.value = text;
+      document.body.append(area);
+      area.select();
+      document.execCommand('copy');
+      area.remove();
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <button type="button" className="secondary small" onClick={copy} aria-label={`${label}`}>
+      {copied ? 'Copied' : label}
+    </button>
+  );
+}
+
+/**
+ * A secret shown masked until revealed, then with a copy button. It is fetched only when revealed
+ * (lists never carry secrets), and forgotten when hidden.
+ */
+export function SecretValue({ label, load }: { label: string; load: () => Promise<string> }) {
+  const [value, setValue] = useState<string | null>(null);
+  const reveal = useAction();
+  return (
+    <span className="secret">
+      <code title={label}>{value ?? '••••••••••••••••••••••••'}</code>
+      <button
+        type="button"
+        className="secondary small"
+        disabled={reveal.busy}
+        onClick={async () => {
+          if (value !== null) return setValue(null);
+          const loaded = await reveal.run(load);
+          if (loaded !== undefined) setValue(loaded);
+        }}
+      >
+        {value !== null ? 'Hide' : 'Reveal'}
+      </button>
+      {value !== null && <CopyButton text={value} label={`Copy ${label}`} />}
+      {reveal.failure && <span className="error">{reveal.failure.message}</span>}
+    </span>
+  );
+}
+
+/** A button whose action asks first: "Rotate" → "Rotate now? [Yes, rotate] [Cancel]". */
+export function ConfirmButton({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  busy,
+  danger,
+}: {
+  label: string;
+  question: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  busy?: boolean;
+  danger?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className={danger ? 'danger' : 'secondary'} onClick={() => setAsking(true)} disabled={busy}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm">
+      <span>{question}</span>
+      <button
+        type="button"
+        className={danger ? 'danger' : undefined}
+        disabled={busy}
+        onClick={async () => {
+          await onConfirm();
+          setAsking(false);
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+/**
+ * Cursor paging for `{data, nextCursor}` lists: the cursors of the pages already seen make
+ * "Previous" possible without the API having to page backwards.
+ */
+export function usePager() {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  return {
+    cursor,
+    page: cursors.length + 1,
+    next: (nextCursor: string) => setCursors([...cursors, nextCursor]),
+    previous: () => setCursors(cursors.slice(0, -1)),
+    reset: () => setCursors([]),
+  };
+}
+
+export function Pager({
+  pager,
+  nextCursor,
+}: {
+  pager: ReturnType<typeof usePager>;
+  nextCursor: string | null | undefined;
+}) {
+  if (pager.page === 1 && !nextCursor) return null;
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" className="secondary" disabled={pager.page === 1} onClick={pager.previous}>
+        Previous
+      </button>
+      <span>Page {pager.page}</span>
+      <button
+        type="button"
+        className="secondary"
+        disabled={!nextCursor}
+        onClick={() => nextCursor && pager.next(nextCursor)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+/** A state shown as a coloured badge: `delivered`, `failed`, `pending`, `synced`… */
+export function Badge({ value }: { value: string }) {
+  return <span className={`badge badge-${value.toLowerCase().replace(/[^a-z_]/g, '')}`}>{value}</span>;
+}
+
+/**
+ * Asks again `delayMs` after each answer (a new `data` or a new `failure` from `useLoad`), so a slow
+ * answer never overlaps the next request. `null` stops it; so does unmounting.
+ */
+export function usePolling(reload: () => void, delayMs: number | null, data: unknown, failure: unknown): void {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new answer is what schedules the next request
+  useEffect(() => {
+    if (delayMs === null) return;
+    const timer = setTimeout(reload, delayMs);
+    return () => clearTimeout(timer);
+  }, [reload, delayMs, data, failure]);
+}
+
+/** One labelled value of a `<dl className="facts">`: the label above the value. */
+export function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * The end of a form: the API's refusal with each problem, "Saved." once saved, the Save button
+ * (saying so while it saves), and the form's other actions.
+ */
+export function SaveBar({
+  failure,
+  saved,
+  busy,
+  children,
+}: {
+  failure: ApiFailure | null | undefined;
+  saved: boolean;
+  busy: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <FormFailure failure={failure} />
+      {saved && !busy && (
+        <div className="notice" role="status">
+          Saved.
+        </div>
+      )}
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        {children}
+      </div>
+    </>
+  );
+}
+
+/** What `useLoad` gave: why it failed, "Loading…" until it answers, then `children` with the data. */
+export function Loaded<T>({
+  load,
+  what,
+  children,
+}: {
+  load: { data: T | undefined; failure: ApiFailure | null };
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (load.data !== undefined) {
+    return (
+      <>
+        <FormFailure failure={load.failure} />
+        {children(load.data)}
+      </>
+    );
+  }
+  return load.failure ? <FormFailure failure={load.failure} /> : <Loading what={what} />;
+}
+
+/**
+ * A card of items that are each edited in a form of their own, with an "Add" button that opens one
+ * more, empty, form at the end (integrations, provider credentials). `renderNew` gets what closes
+ * the new form: `saved` (which also reloads the list) and `cancel`.
+ */
+export function FormList<T extends { id: string }>({
+  label,
+  title,
+  addLabel,
+  what,
+  load,
+  empty,
+  renderItem,
+  renderNew,
+}: {
+  label: string;
+  title: ReactNode;
+  addLabel: string;
+  what: string;
+  load: { data: { data: T[] } | undefined; failure: ApiFailure | null; reload: () => void };
+  empty: ReactNode;
+  renderItem: (item: T) => ReactNode;
+  renderNew: (close: { saved: () => void; cancel: () => void }) => ReactNode;
+}) {
+  const [adding, setAdding] = useState(false);
+  return (
+    <section className="card" aria-label={label}>
+      <div className="toolbar">
+        {title}
+        {!adding && (
+          <button type="button" onClick={() => setAdding(true)}>
+            {addLabel}
+          </button>
+        )}
+      </div>
+      <Loaded load={load} what={what}>
+        {(page) => (
+          <>
+            {page.data.length === 0 && !adding && <Empty>{empty}</Empty>}
+            {page.data.map((item) => (
+              <Fragment key={item.id}>{renderItem(item)}</Fragment>
+            ))}
+            {adding &&
+              renderNew({
+                saved: () => {
+                  setAdding(false);
+                  load.reload();
+                },
+                cancel: () => setAdding(false),
+              })}
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}

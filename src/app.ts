@@ -37,6 +37,7 @@ import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
 import { jsonProblem } from './lib/json-guard.js';
 import { createOutboundClient } from './lib/outbound-http.js';
+import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
 import { createMetrics } from './metrics/metrics.js';
 import { metricsRoutes, recordHttpRequests } from './metrics/metrics.routes.js';
 import { openApiRoutes, registerOpenApi } from './openapi.js';
@@ -156,6 +157,7 @@ export async function buildApp({
     trustProxy: config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler());
+  closeUnusedConnectionsOnClose(app);
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {

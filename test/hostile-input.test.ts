@@ -851,7 +851,8 @@ describe("a tool endpoint's hostile answer", () => {
       }),
       20,
     );
-  });
+    // Twenty calls: room for a busy machine, so that a call that never ends fails as waitForCall says why.
+  }, 60_000);
 });
 
 describe('the management API and what PostgreSQL cannot store', () => {

@@ -94,8 +94,7 @@ export async function startTestApp(
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${url}${path}`, { method, headers, body });
-    const text = await response.text();
+    const { response, text } = await fetchWithin(`${url}${path}`, { method, headers, body });
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : null;
@@ -139,12 +138,11 @@ export async function startTestApp(
       const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
       const sent: Record<string, string> = { 'content-type': 'application/json', 'api-key': token };
       if (secret !== undefined) sent.signature = hmacSha256Hex(secret, raw);
-      const response = await fetch(`${url}/api/click-to-call`, {
+      const { response, text } = await fetchWithin(`${url}/api/click-to-call`, {
         method: 'POST',
         headers: { ...sent, ...headers },
         body: raw,
       });
-      const text = await response.text();
       let parsed: unknown = text;
       try {
         parsed = JSON.parse(text);
@@ -167,6 +165,22 @@ export async function startTestApp(
     },
   };
   return testApp;
+}
+
+/**
+ * No request the tests make should take seconds: one that hangs fails its test naming itself, rather
+ * than as a bare test timeout with the cause unknown.
+ */
+async function fetchWithin(url: string, init: RequestInit & { method: string }) {
+  try {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(20_000) });
+    return { response, text: await response.text() };
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      throw new Error(`${init.method} ${new URL(url).pathname} had no answer within 20 s`);
+    }
+    throw error;
+  }
 }
 
 let phoneCounter = 100;

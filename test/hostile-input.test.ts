@@ -18,9 +18,13 @@ import { type Receiver, startReceiver } from './helpers/receiver.js';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 1_000_000);
 
-async function check(property: fc.IAsyncPropertyWithHooks<any>, numRuns: number): Promise<void> {
+async function check<Ts extends unknown[]>(
+  property: fc.IAsyncPropertyWithHooks<Ts>,
+  numRuns: number,
+  examples: Ts[] = [],
+): Promise<void> {
   try {
-    await fc.assert(property, { seed: SEED, numRuns });
+    await fc.assert(property, { seed: SEED, numRuns, examples });
   } catch (error) {
     if (error instanceof Error) error.message = `FC_SEED=${SEED} reproduces this.\n${error.message}`;
     throw error;
@@ -850,6 +854,9 @@ describe("a tool endpoint's hostile answer", () => {
         for (const turn of call.transcript) expect(isStorableText(turn.text)).toBe(true);
       }),
       20,
+      // Deep enough to overflow JSON.stringify (about 5,000 levels), small enough to be read whole:
+      // it stranded its call until the simulator kept such JSON as text.
+      [[Buffer.from(`{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`)]],
     );
     // Twenty calls: room for a busy machine, so that a call that never ends fails as waitForCall says why.
   }, 60_000);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SimulatorScenario } from '../../agents/agents.schemas.js';
 import type { TranscriptTurn } from '../../db/schema/index.js';
+import { jsonProblem } from '../../lib/json-guard.js';
 import { fillTemplate } from '../../lib/template.js';
 import type {
   CallEvent,
@@ -78,6 +79,24 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
       }
       await sleep(pauseMs);
     }
+  }
+
+  /**
+   * A scenario that could not be played to its end (a bug of ours) still ends its call, as a provider
+   * reports a call its pipeline dropped: FAILED, with the reason `error`, instead of leaving it in
+   * progress until the duration sweep.
+   */
+  async function failed(callId: string, error: unknown): Promise<void> {
+    onError?.(error, callId);
+    await emitEnd({
+      type: 'ended',
+      callId,
+      at: new Date(),
+      outcome: 'FAILED',
+      endedReason: 'error',
+      collectedData: {},
+      durationSeconds: 0,
+    });
   }
 
   async function play(request: StartCallRequest): Promise<void> {
@@ -178,6 +197,7 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
       // The call plays after the start is answered, as a real provider's webhooks arrive later.
       const run = new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => play(request))
+        .catch((error) => failed(request.callId, error))
         .finally(() => running.delete(run));
       running.add(run);
       return { ok: true, providerCallId: `sim_${randomUUID()}` };
@@ -194,13 +214,20 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
   };
 }
 
-/** A tool's result as `{{tool.<name>.<path>}}` reads it: JSON when it parses, else the text. */
+/**
+ * A tool's result as `{{tool.<name>.<path>}}` reads it: JSON when it parses, else the text. JSON
+ * nested deeper than the API takes anywhere stays text: JSON.parse copes with any depth, but
+ * JSON.stringify (a reference to an object) recurses, and a hostile endpoint's 10,000 levels
+ * overflowed the stack and stranded the call.
+ */
 function parseResult(text: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return text;
   }
+  return jsonProblem(parsed) ? text : parsed;
 }
 
 /** `{{tool.<name>.<path>}}`: a dotted path into the named tool's result; objects come back as JSON. */

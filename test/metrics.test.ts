@@ -166,6 +166,24 @@ describe('GET /metrics', () => {
     );
   });
 
+  it('shows the calls not yet ended by status, and the call leaving them when it ends', async () => {
+    const { creds } = await agentWithCreds(t, org, {
+      simulator: { delayMs: 3000, turns: [{ role: 'agent', text: 'Hello' }] },
+    });
+    const open = () => value('switchboard_calls_open', { status: 'in_progress' });
+    const before = await open();
+    expect(await value('switchboard_calls_open', { status: 'queued' })).toBeGreaterThanOrEqual(0);
+    const placed = await t.clickToCall({
+      token: creds.apiToken,
+      secret: creds.apiSecret,
+      body: { phone: nextPhone() },
+    });
+    expect(placed.status).toBe(200);
+    await until('the call counted in progress', async () => ((await open()) === before + 1 ? true : undefined));
+    await t.waitForCall(org, placed.body.callId);
+    expect(await open()).toBe(before);
+  });
+
   it('times tool runs during calls by result kind, and counts their errors', async () => {
     const crm = await receiver((request, response) => {
       response.writeHead(request.url.startsWith('/fail') ? 500 : 200, { 'content-type': 'application/json' });

@@ -135,6 +135,19 @@ export function createCallsRepository(db: Db) {
   });
 
   return {
+    /**
+     * How many calls are not yet ended, by status, across every organization: for the metrics.
+     * Over the partial index of open calls (status <> 'ended'), however many calls have ended.
+     */
+    async openCounts(): Promise<Record<string, number>> {
+      const result = await db.execute(
+        sql`select status, count(*) as count from calls where status <> 'ended' group by status`,
+      );
+      return Object.fromEntries(
+        rowsOf<{ status: string; count: string }>(result).map((r) => [r.status, Number(r.count)]),
+      );
+    },
+
     async find(organizationId: string, id: string): Promise<CallRow | undefined> {
       const rows = await db
         .select()

@@ -14,7 +14,9 @@ export interface DeliveryQueueStats {
 export interface MetricsDeps {
   /** The queue, read once per scrape; a slow database makes the gauges NaN rather than hang the scrape. */
   deliveryQueue?: () => Promise<DeliveryQueueStats>;
-  /** How long the queue read may take, default 1000 ms. */
+  /** Calls not yet ended, by status (calls.repository.ts), read once per scrape like the queue. */
+  openCalls?: () => Promise<Record<string, number>>;
+  /** How long each of those reads may take, default 1000 ms. */
   queueTimeoutMs?: number;
   onError?: (error: unknown) => void;
 }
@@ -25,6 +27,9 @@ export interface MetricsDeps {
  */
 export const KNOWN_OUTCOMES = new Set(DEFAULT_OUTCOMES);
 const KNOWN_PROVIDERS = new Set<string>(PROVIDERS);
+
+/** The statuses of a call not yet ended (CALL_STATUSES without `ended`), each a series of switchboard_calls_open. */
+const OPEN_CALL_STATUSES = ['queued', 'ringing', 'in_progress'] as const;
 
 /** The label of requests that matched no route: their raw URLs would be unbounded. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -86,23 +91,27 @@ export function createMetrics(deps: MetricsDeps = {}) {
 
   const onError = deps.onError ?? (() => {});
   const queueTimeoutMs = deps.queueTimeoutMs ?? 1000;
-  // The three queue gauges come from one query; the first gauge's collect runs it, the others reuse it.
-  let queueRead: Promise<DeliveryQueueStats | undefined> | undefined;
-  const readQueue = (): Promise<DeliveryQueueStats | undefined> => {
-    if (!deps.deliveryQueue) return Promise.resolve(undefined);
-    queueRead ??= withTimeout(deps.deliveryQueue(), queueTimeoutMs)
-      .catch((error: unknown) => {
-        onError(error);
-        return undefined;
-      })
-      .finally(() => {
-        // Next scrape reads again: this promise serves only the gauges of this one.
-        setImmediate(() => {
-          queueRead = undefined;
+  /**
+   * A database read for the gauges of one scrape: the first gauge's collect runs it, the others of
+   * the same scrape reuse it, and the next scrape reads again. Undefined when it failed or was late.
+   */
+  const perScrape = <T>(read: () => Promise<T>, what: string) => {
+    let pending: Promise<T | undefined> | undefined;
+    return (): Promise<T | undefined> => {
+      pending ??= withTimeout(read(), queueTimeoutMs, what)
+        .catch((error: unknown) => {
+          onError(error);
+          return undefined;
+        })
+        .finally(() => {
+          setImmediate(() => {
+            pending = undefined;
+          });
         });
-      });
-    return queueRead;
+      return pending;
+    };
   };
+  const readQueue = deps.deliveryQueue ? perScrape(deps.deliveryQueue, 'the delivery queue') : undefined;
   const queueGauge = (
     name: string,
     help: string,
@@ -115,10 +124,23 @@ export function createMetrics(deps: MetricsDeps = {}) {
       labelNames,
       registers: [registry],
       async collect() {
-        const stats = await readQueue();
+        const stats = await readQueue?.();
         this.set(stats ? pick(stats) : Number.NaN);
       },
     });
+  if (deps.openCalls) {
+    const readOpenCalls = perScrape(deps.openCalls, 'the open calls');
+    new Gauge({
+      name: 'switchboard_calls_open',
+      help: 'Calls not yet ended, by status (queued, ringing, in_progress), across organizations; NaN when the database did not answer in time. Ended calls are switchboard_calls_ended_total.',
+      labelNames: ['status'] as const,
+      registers: [registry],
+      async collect() {
+        const counts = await readOpenCalls();
+        for (const status of OPEN_CALL_STATUSES) this.set({ status }, counts ? (counts[status] ?? 0) : Number.NaN);
+      },
+    });
+  }
   if (deps.deliveryQueue) {
     queueGauge(
       'switchboard_delivery_queue_lag_seconds',
@@ -181,13 +203,13 @@ export type ToolMetrics = Metrics['tools'];
 export type DeliveryMetrics = Metrics['deliveries'];
 export type ProviderSyncMetrics = Metrics['providerSync'];
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the delivery queue was not read within ${ms} ms`)), ms);
+        timer = setTimeout(() => reject(new Error(`${what} was not read within ${ms} ms`)), ms);
       }),
     ]);
   } finally {

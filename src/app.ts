@@ -176,10 +176,12 @@ export async function buildApp({
 
   const { db } = database;
   const deliveriesRepository = createDeliveriesRepository(db, { disableAfterSeconds: config.autoDisableSeconds });
+  const callsRepository = createCallsRepository(db);
   // One registry per app: its instruments are handed to the services that record into them.
   const metrics = createMetrics({
     deliveryQueue: () => deliveriesRepository.queueStats(),
-    onError: (err) => app.log.warn({ err }, 'metrics: could not read the delivery queue'),
+    openCalls: () => callsRepository.openCounts(),
+    onError: (err) => app.log.warn({ err }, 'metrics: could not read the database'),
   });
   recordHttpRequests(app, metrics);
   // How customers' hostnames resolve when a URL is saved (checked against the private-address guard).
@@ -299,7 +301,7 @@ export async function buildApp({
     wake: () => due.announce(),
   });
   const calls = createCallsService({
-    repository: createCallsRepository(db),
+    repository: callsRepository,
     onError: (err, callId) => app.log.error({ err, callId }, 'could not record the provider call id'),
     toolInvocationsOf: (callIds) => tools.invocationsOf(callIds),
     toolCalls: tools,
@@ -328,51 +330,55 @@ export async function buildApp({
 
   await app.register(healthRoutes, { database });
   await app.register(metricsRoutes, { metrics });
-  await app.register(openApiRoutes);
-  // The management API in its own scope: only it reads cookies, so the click-to-call path does not pay for them.
-  await app.register(async (managementApi) => {
-    // Before the schemas: a string PostgreSQL cannot store (NUL, a lone surrogate) anywhere in the
-    // body, the path or the query would fail its query, and a body nested thousands deep would
-    // overflow the validator's stack: both answered 500 (src/lib/json-guard.ts).
-    managementApi.addHook('preValidation', (request, _reply, done) => {
-      const problem =
-        jsonProblem(request.body) ?? jsonProblem(request.params, 'params') ?? jsonProblem(request.query, 'query');
-      done(problem && validationError([problem]));
+  // A worker serves health and metrics only (on SWITCHBOARD_WORKER_PORT, when set): it takes no API
+  // traffic, and its counters (delivery attempts, provider sync) can only be scraped from itself.
+  if (config.role !== 'worker') {
+    await app.register(openApiRoutes);
+    // The management API in its own scope: only it reads cookies, so the click-to-call path does not pay for them.
+    await app.register(async (managementApi) => {
+      // Before the schemas: a string PostgreSQL cannot store (NUL, a lone surrogate) anywhere in the
+      // body, the path or the query would fail its query, and a body nested thousands deep would
+      // overflow the validator's stack: both answered 500 (src/lib/json-guard.ts).
+      managementApi.addHook('preValidation', (request, _reply, done) => {
+        const problem =
+          jsonProblem(request.body) ?? jsonProblem(request.params, 'params') ?? jsonProblem(request.query, 'query');
+        done(problem && validationError([problem]));
+      });
+      await managementApi.register(fastifyCookie);
+      managementApi.addHook('onRequest', refuseCrossSiteWrites);
+      await managementApi.register(authRoutes, { auth });
+      await managementApi.register(providerCredentialsRoutes, { auth, credentials: providerCredentials });
+      await managementApi.register(agentsRoutes, { auth, agents });
+      await managementApi.register(providerToolsRoutes, { auth, providerTools });
+      await managementApi.register(toolsRoutes, { auth, tools });
+      await managementApi.register(integrationsRoutes, { auth, integrations });
+      await managementApi.register(callsRoutes, { auth, calls });
+      await managementApi.register(deliveriesRoutes, { auth, deliveries });
+      await managementApi.register(testCallRoutes, { auth, clickToCall });
     });
-    await managementApi.register(fastifyCookie);
-    managementApi.addHook('onRequest', refuseCrossSiteWrites);
-    await managementApi.register(authRoutes, { auth });
-    await managementApi.register(providerCredentialsRoutes, { auth, credentials: providerCredentials });
-    await managementApi.register(agentsRoutes, { auth, agents });
-    await managementApi.register(providerToolsRoutes, { auth, providerTools });
-    await managementApi.register(toolsRoutes, { auth, tools });
-    await managementApi.register(integrationsRoutes, { auth, integrations });
-    await managementApi.register(callsRoutes, { auth, calls });
-    await managementApi.register(deliveriesRoutes, { auth, deliveries });
-    await managementApi.register(testCallRoutes, { auth, clickToCall });
-  });
-  await app.register(clickToCallRoutes, { clickToCall });
-  const dashboard = dashboardDir();
-  if (dashboard) await app.register(dashboardRoutes, { dir: dashboard });
-  else app.log.warn('the dashboard is not built (npm run build): / serves nothing');
-  await app.register(providerWebhooksRoutes, {
-    vapi: createVapiWebhook({
-      callContext: (callId) => calls.providerContext(callId),
-      credentialOf,
-      applyEvent: (event) => calls.applyEvent(event),
-      invokeTool: (call) => tools.invokeDuringCall(call),
-    }),
-    retell: createRetellWebhooks({
-      callContext: (callId) => calls.providerContext(callId),
-      credentialOf,
-      applyEvent: (event) => calls.applyEvent(event),
-      provisionalEnd: (event, graceSeconds) => calls.provisionalEnd(event, graceSeconds),
-      analysisGraceSeconds: config.analysisGraceSeconds,
-      toolNameOf: async (organizationId, toolId) =>
-        (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
-      invokeTool: (call) => tools.invokeDuringCall(call),
-    }),
-  });
+    await app.register(clickToCallRoutes, { clickToCall });
+    const dashboard = dashboardDir();
+    if (dashboard) await app.register(dashboardRoutes, { dir: dashboard });
+    else app.log.warn('the dashboard is not built (npm run build): / serves nothing');
+    await app.register(providerWebhooksRoutes, {
+      vapi: createVapiWebhook({
+        callContext: (callId) => calls.providerContext(callId),
+        credentialOf,
+        applyEvent: (event) => calls.applyEvent(event),
+        invokeTool: (call) => tools.invokeDuringCall(call),
+      }),
+      retell: createRetellWebhooks({
+        callContext: (callId) => calls.providerContext(callId),
+        credentialOf,
+        applyEvent: (event) => calls.applyEvent(event),
+        provisionalEnd: (event, graceSeconds) => calls.provisionalEnd(event, graceSeconds),
+        analysisGraceSeconds: config.analysisGraceSeconds,
+        toolNameOf: async (organizationId, toolId) =>
+          (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
+        invokeTool: (call) => tools.invokeDuringCall(call),
+      }),
+    });
+  }
 
   if (deliveryWorker) {
     app.addHook('onReady', async () => deliveryWorker.start());

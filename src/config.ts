@@ -10,6 +10,11 @@ export type Role = 'api' | 'worker' | 'all';
 export interface Config {
   /** `PORT`, default 3000. */
   readonly port: number;
+  /**
+   * `SWITCHBOARD_WORKER_PORT`, default none: where a `worker` process serves `/healthz`, `/readyz`
+   * and `/metrics` (nothing else). Without it a worker opens no port.
+   */
+  readonly workerPort: number | undefined;
   /** `HOST`, default 127.0.0.1: nothing is exposed beyond this machine unless asked for. */
   readonly host: string;
   /** `DATABASE_URL`; absent means the embedded PGlite database in `dataDir`. */
@@ -152,6 +157,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publishIntervalMs: readInteger(env, 'SWITCHBOARD_PUBLISH_INTERVAL_MS', 1000, 50, 3_600_000),
     analysisGraceSeconds: readInteger(env, 'SWITCHBOARD_ANALYSIS_GRACE_SECONDS', 120, 0, 86_400),
     role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
+    workerPort: env.SWITCHBOARD_WORKER_PORT ? readInteger(env, 'SWITCHBOARD_WORKER_PORT', 0, 0, 65535) : undefined,
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
     logLevel: env.LOG_LEVEL || 'info',
     sweepIntervalMs: readInteger(env, 'SWITCHBOARD_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),

@@ -46,7 +46,7 @@ export async function openConfiguredDatabase(config: Config): Promise<OpenedData
 
 export interface RunningServer {
   app: FastifyInstance;
-  /** The address it listens on, e.g. http://127.0.0.1:3000 (null for a worker). */
+  /** The address it listens on, e.g. http://127.0.0.1:3000 (null for a worker without SWITCHBOARD_WORKER_PORT). */
   url: string | null;
   close(): Promise<void>;
 }
@@ -62,8 +62,9 @@ export async function startServer(
     app = await buildApp({ config, database: opened.database, masterKey: opened.masterKey, logger: options.logger });
     let url: string | null = null;
     if (config.role === 'worker') {
-      await app.ready();
-      app.log.info({ role: config.role }, 'worker started');
+      if (config.workerPort !== undefined) url = await app.listen({ port: config.workerPort, host: config.host });
+      else await app.ready();
+      app.log.info({ role: config.role, url }, 'worker started');
     } else {
       url = await app.listen({ port: config.port, host: config.host });
     }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nextPhone } from './helpers/app.js';
+import { freePort, nextPhone } from './helpers/app.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
@@ -48,7 +48,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two API processes and a worker on
       startServerProcess({ ...shared, SWITCHBOARD_ROLE: 'api' }),
     ]);
     started.push(a, b);
-    const worker = runCli(['serve'], { ...shared, SWITCHBOARD_ROLE: 'worker', LOG_LEVEL: 'info' });
+    const workerUrl = `http://127.0.0.1:${await freePort()}`;
+    const worker = runCli(['serve'], {
+      ...shared,
+      SWITCHBOARD_ROLE: 'worker',
+      SWITCHBOARD_WORKER_PORT: new URL(workerUrl).port,
+      LOG_LEVEL: 'info',
+    });
     cleanups.push(async () => {
       worker.child.kill('SIGKILL');
       await worker.exited;
@@ -131,6 +137,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two API processes and a worker on
     expect(tool.requests).toHaveLength(1);
     expect(hooks.requests).toHaveLength(1);
     expect(JSON.parse(hooks.requests[0]?.body ?? '{}')).toMatchObject({ callId, status: 'SOLD' });
+
+    // The worker serves its health and its own metrics (the delivery it made), and nothing else.
+    expect((await fetch(`${workerUrl}/readyz`)).status).toBe(200);
+    const metrics = await (await fetch(`${workerUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^switchboard_delivery_attempts_total\{result="delivered"\} 1$/m);
+    for (const path of ['/v1/agents', '/api/click-to-call', '/openapi.json', '/']) {
+      expect((await fetch(`${workerUrl}${path}`, { headers: auth })).status).toBe(404);
+    }
+    // The API processes made no delivery attempt: theirs stay at zero.
+    expect(await (await fetch(`${a.url}/metrics`)).text()).not.toMatch(/^switchboard_delivery_attempts_total\{/m);
 
     // Every role stops cleanly on SIGTERM.
     worker.child.kill('SIGTERM');

@@ -41,7 +41,14 @@ export interface EndedCall {
   id: string;
   outcome: string;
   provider: string;
+  /** How many webhook deliveries its end queued (0 when its agent has no enabled integration). */
+  queued: number;
 }
+
+/** The calls an ending statement ended, each with the deliveries it queued (its `ended` and `queued` parts). */
+const selectEnded = sql`
+  select e.id, e.outcome, e.provider, (select count(*) from queued q where q.call_id = e.id)::int as queued
+  from ended e`;
 
 /** Per item, the call it ended, or null when its id was not among the rows the statement changed. */
 function endedIn(items: { id: string }[], isFirst: boolean[], result: unknown): (EndedCall | null)[] {
@@ -129,7 +136,7 @@ export function createCallsRepository(db: Db) {
         returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider
       ),
       queued as (${queueOutcomeDeliveries(sql`ended`)})
-      select id, outcome, provider from ended`),
+      ${selectEnded}`),
     );
     return endedIn(items, isFirst, result);
   });
@@ -269,7 +276,7 @@ export function createCallsRepository(db: Db) {
           returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider
         ),
         queued as (${queueOutcomeDeliveries(sql`ended`)})
-        select id, outcome, provider from ended`),
+        ${selectEnded}`),
       );
       return rowsOf<EndedCall>(result);
     },

@@ -51,7 +51,7 @@ export interface CallsServiceDeps {
   toolCalls?: { settled(callId: string): Promise<void>; callEnded(callId: string): void };
   /** The webhook deliveries of these calls, by call id. */
   deliveriesOf?: (callIds: string[]) => Promise<Map<string, DeliveryView[]>>;
-  /** Calls ended, so their outcomes were queued for delivery: workers may look now. */
+  /** Calls ended and their outcomes were queued for delivery: workers may look now. */
   onCallsEnded?: () => void;
   /** One call reached its terminal state (the metrics count them by outcome and provider). */
   onCallEnded?: (outcome: string, provider: string) => void;
@@ -72,7 +72,8 @@ export function createCallsService({
     const ended = await repository.end(callId, report, providerCallId);
     if (!ended) return false;
     onCallEnded(ended.outcome, ended.provider);
-    onCallsEnded();
+    // Waking the workers costs a NOTIFY and a claim in every process: only for deliveries to make.
+    if (ended.queued > 0) onCallsEnded();
     return true;
   };
   const relatedOf = async (callIds: string[]) => {
@@ -215,7 +216,7 @@ export function createCallsService({
           toolCalls.callEnded(call.id);
           onCallEnded(call.outcome, call.provider);
         }
-        if (ended.length > 0) onCallsEnded();
+        if (ended.some((call) => call.queued > 0)) onCallsEnded();
         closed += ended.length;
         if (ended.length < batchSize) return closed;
       }

@@ -14,7 +14,8 @@ export function queueOutcomeDeliveries(ended: SQL): SQL {
   return sql`
     insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at)
     select switchboard_new_id('dlv'), e.organization_id, i.id, e.id, switchboard_new_id('msg'), 'pending', now()
-    from ${ended} e join integrations i on i.agent_id = e.agent_id and i.enabled`;
+    from ${ended} e join integrations i on i.agent_id = e.agent_id and i.enabled
+    returning call_id`;
 }
 
 export interface DeliveryRow {

@@ -180,6 +180,36 @@ describe('calls through Vapi', () => {
     expect(await callOf(callId)).toMatchObject({ outcome: 'SOLD', endedReason: 'customer-ended-call' });
   });
 
+  it('ends a call whose report carries data nested thousands of levels deep, or a NUL, keeping the rest', async () => {
+    const callId = (await clickToCall()).body.callId;
+    const call = { id: 'vapi-deep', assistantOverrides: { metadata: { switchboardCallId: callId } } };
+    // Sent as raw text: 10,000 levels is past what JSON.stringify (and so the test's own client) can write.
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const raw = `{"message":{"type":"end-of-call-report","endedReason":"customer-ended-call","call":${JSON.stringify(call)},
+      "analysis":{"structuredData":{"status":"SOLD","email":"ada@example.com","deep":${deep},"note\\u0000":"a\\u0000b"}}}}`;
+    const answer = await t.request('POST', '/providers/vapi/webhook', {
+      headers: { 'x-vapi-secret': SECRET, 'content-type': 'application/json' },
+      body: raw,
+    });
+    expect(answer.status).toBe(200);
+    const ended = await until('the call ended', async () => {
+      const c = await callOf(callId);
+      return c.status === 'ended' ? c : undefined;
+    });
+    expect(ended.outcome).toBe('SOLD');
+    expect(ended.collectedData.email).toBe('ada@example.com');
+    expect(ended.collectedData['note\uFFFD']).toBe('a\uFFFDb');
+    // Kept to the depth the API takes anywhere (100 levels); below it, what was cut off is said so.
+    let level = ended.collectedData.deep;
+    let depth = 0;
+    while (Array.isArray(level)) {
+      level = level[0];
+      depth++;
+    }
+    expect(depth).toBeLessThan(100);
+    expect(level).toMatch(/nested deeper than/);
+  });
+
   it('answers ctc:008 with Vapi’s refusal recorded on the call, and frees the number', async () => {
     vapi.failNext(1);
     const phone = nextPhone();

@@ -25,6 +25,9 @@ export const UNSTORABLE_TEXT_MESSAGE = 'must not contain a NUL character (\\u000
  */
 export const MAX_JSON_DEPTH = 100;
 
+/** What stands, in recorded data, where it nested deeper than MAX_JSON_DEPTH. */
+const CUT_OFF = `[nested deeper than ${MAX_JSON_DEPTH} levels: cut off]`;
+
 function keyPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
@@ -73,31 +76,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Data from outside that is recorded rather than judged — a provider's call events, a tool
- * endpoint's answer — with every string (keys too) made storable; the same value when nothing
- * needed it. Refusing such data would lose the call's end: one NUL in a tool's answer failed the
- * end-of-call write (the call stayed open until the duration sweep) and, batched, other calls'
- * tool records. Other objects (dates) are kept as they are; walks with its own stack.
+ * endpoint's answer — with every string (keys too) made storable, and anything nested deeper than
+ * `MAX_JSON_DEPTH` replaced by a string saying so; the same value when nothing needed it. Refusing
+ * such data would lose the call's end: one NUL in a tool's answer failed the end-of-call write (the
+ * call stayed open until the duration sweep) and, batched, other calls' tool records; a report
+ * nested 10,000 levels deep overflowed JSON.stringify on its way to the database (a 500, which the
+ * provider retried for ever). Other objects (dates) are kept as they are; walks with its own stack.
  */
 export function toStorableJson<T>(value: T): T {
-  if (jsonProblem(value, '$', Number.POSITIVE_INFINITY) === undefined) return value;
+  if (jsonProblem(value, '$', MAX_JSON_DEPTH) === undefined) return value;
   const root: Record<string, unknown> = { value };
-  const pending: [Record<string | number, unknown>, string | number][] = [[root, 'value']];
+  const pending: [Record<string | number, unknown>, string | number, number][] = [[root, 'value', 0]];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [holder, key] = next;
+    const [holder, key, depth] = next;
     const item = holder[key];
     if (typeof item === 'string') {
       holder[key] = toStorableText(item);
+    } else if ((Array.isArray(item) || isPlainObject(item)) && depth >= MAX_JSON_DEPTH) {
+      holder[key] = CUT_OFF;
     } else if (Array.isArray(item)) {
       const copy: unknown[] = [...item];
       holder[key] = copy;
       copy.forEach((_, i) => {
-        pending.push([copy as unknown as Record<number, unknown>, i]);
+        pending.push([copy as unknown as Record<number, unknown>, i, depth + 1]);
       });
     } else if (isPlainObject(item)) {
       // fromEntries defines own properties, so a "__proto__" key stays a key.
       const copy = Object.fromEntries(Object.entries(item).map(([k, v]) => [toStorableText(k), v]));
       holder[key] = copy;
-      for (const k of Object.keys(copy)) pending.push([copy, k]);
+      for (const k of Object.keys(copy)) pending.push([copy, k, depth + 1]);
     }
   }
   return root.value as T;

@@ -55,7 +55,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function countRows(table: 'calls' | 'idempotency_keys' | 'tools' | 'integrations'): Promise<number> {
+async function countRows(
+  table: 'calls' | 'idempotency_keys' | 'tools' | 'integrations' | 'provider_credentials',
+): Promise<number> {
   const [row] = rowsOf<{ n: number }>(
     await t.db.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`)),
   );
@@ -892,6 +894,63 @@ describe('the management API and what PostgreSQL cannot store', () => {
       body: { name: '😀 agent', prompt: 'Hi 👋' },
     });
     expect(ok.status).toBe(201);
+  });
+});
+
+describe('header values HTTP cannot carry', () => {
+  it('are refused where they are saved, naming the field, for any control character: nothing written', async () => {
+    const agent = await t.createAgent(org);
+    const toolsBefore = await countRows('tools');
+    const integrationsBefore = await countRows('integrations');
+    const credentialsBefore = await countRows('provider_credentials');
+    const cases: [string, unknown, string][] = [
+      [
+        '/v1/tools',
+        {
+          name: 'ctl',
+          method: 'POST',
+          url: `${receiver.url}/t`,
+          headers: [{ key: 'X-Key', mode: 'fixed', value: 'a\u0001b' }],
+        },
+        '$.headers[0].value',
+      ],
+      [
+        '/v1/tools',
+        {
+          name: 'del',
+          method: 'POST',
+          url: `${receiver.url}/t`,
+          headers: [{ key: 'X-Key', mode: 'fixed', value: 'a\u007f' }],
+        },
+        '$.headers[0].value',
+      ],
+      [
+        `/v1/agents/${agent.id}/integrations`,
+        { url: `${receiver.url}/hooks`, authorization: 'tok\u001bx' },
+        '$.authorization',
+      ],
+      ['/v1/provider-credentials', { provider: 'vapi', name: 'V', apiKey: 'key\bx' }, '$.apiKey'],
+      ['/v1/provider-credentials', { provider: 'vapi', name: 'V', apiKey: '名前' }, '$.apiKey'],
+    ];
+    for (const [path, body, field] of cases) {
+      const response = await t.request('POST', path, { headers: org.auth, body });
+      expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(422);
+      expect(response.body.details.map((d: { path: string }) => d.path)).toContain(field);
+    }
+    expect(await countRows('tools')).toBe(toolsBefore);
+    expect(await countRows('integrations')).toBe(integrationsBefore);
+    expect(await countRows('provider_credentials')).toBe(credentialsBefore);
+    // A tab and Latin-1 are header text: taken, and sent as they are.
+    const tool = await t.request('POST', '/v1/tools', {
+      headers: org.auth,
+      body: {
+        name: 'tabbed',
+        method: 'POST',
+        url: `${receiver.url}/t`,
+        headers: [{ key: 'X-Key', mode: 'fixed', value: 'a\tcafé' }],
+      },
+    });
+    expect(tool.status).toBe(201);
   });
 });
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum } from '../lib/schema.js';
+import { HEADER_VALUE_PATTERN, StringEnum } from '../lib/schema.js';
 import { TRIGGER_OPERATORS } from './trigger-conditions.js';
 
 export const TriggerConditionsSchema = Type.Object(
@@ -24,9 +24,12 @@ const integrationFields = {
   type: StringEnum(['webhook'] as const, { default: 'webhook' }),
   url: Type.String({ minLength: 1, maxLength: 2048 }),
   enabled: Type.Boolean(),
-  authorization: Type.Union([Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\r\\n\\0]*$' }), Type.Null()], {
-    description: 'Sent as "Authorization: Bearer <token>". Write-only: read back masked.',
-  }),
+  authorization: Type.Union(
+    [Type.String({ minLength: 1, maxLength: 4096, pattern: HEADER_VALUE_PATTERN }), Type.Null()],
+    {
+      description: 'Sent as "Authorization: Bearer <token>". Write-only: read back masked.',
+    },
+  ),
   signing: Type.Boolean({ default: true }),
   triggerConditions: Type.Union([TriggerConditionsSchema, Type.Null()]),
 };

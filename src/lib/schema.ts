@@ -1,4 +1,5 @@
 import { type TUnsafe, Type } from '@sinclair/typebox';
+import { SECRET_MASK } from './crypto.js';
 
 /** A string enum as plain JSON Schema `enum`, so errors say "must be one of …" and OpenAPI shows the list. */
 export function StringEnum<const T extends readonly string[]>(
@@ -7,3 +8,12 @@ export function StringEnum<const T extends readonly string[]>(
 ): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/**
+ * What an HTTP header value can carry (RFC 9110 field-value: tab, visible ASCII, space, obs-text),
+ * as Node and undici check it before sending. A saved value outside it (any control character, not
+ * only CR and LF) could never be sent: every tool run or webhook attempt with it would fail, so it
+ * is refused where it is saved, naming the field. The mask a write-only value reads back as is also
+ * taken: written back, it keeps the stored value.
+ */
+export const HEADER_VALUE_PATTERN = `^(?:[\\t\\x20-\\x7e\\x80-\\xff]*|${SECRET_MASK})$`;

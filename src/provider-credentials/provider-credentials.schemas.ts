@@ -1,11 +1,11 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum } from '../lib/schema.js';
+import { HEADER_VALUE_PATTERN, StringEnum } from '../lib/schema.js';
 
 export const CREDENTIAL_PROVIDERS = ['vapi', 'retell'] as const;
 export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number];
 
 const secret = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 4096, pattern: '^[^\\r\\n\\0]*$', description });
+  Type.String({ minLength: 1, maxLength: 4096, pattern: HEADER_VALUE_PATTERN, description });
 
 const name = Type.String({ minLength: 1, maxLength: 100 });
 const apiKey = secret("The provider's private API key. Write-only: read back masked.");

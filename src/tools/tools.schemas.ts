@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { StringEnum } from '../lib/schema.js';
+import { HEADER_VALUE_PATTERN, StringEnum } from '../lib/schema.js';
 
 export const TOOL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const PARAMETER_LOCATIONS = ['body', 'query', 'path'] as const;
@@ -87,7 +87,7 @@ export const ToolHeaderSchema = Type.Object(
   {
     key: Type.String({ pattern: HEADER_KEY_PATTERN }),
     mode: StringEnum(HEADER_MODES),
-    value: Type.String({ maxLength: 8192 }),
+    value: Type.String({ maxLength: 8192, pattern: HEADER_VALUE_PATTERN }),
     secret: Type.Optional(
       Type.Boolean({
         description:

@@ -903,27 +903,15 @@ describe('header values HTTP cannot carry', () => {
     const toolsBefore = await countRows('tools');
     const integrationsBefore = await countRows('integrations');
     const credentialsBefore = await countRows('provider_credentials');
+    const toolWithHeader = (name: string, value: string) => ({
+      name,
+      method: 'POST',
+      url: `${receiver.url}/t`,
+      headers: [{ key: 'X-Key', mode: 'fixed', value }],
+    });
     const cases: [string, unknown, string][] = [
-      [
-        '/v1/tools',
-        {
-          name: 'ctl',
-          method: 'POST',
-          url: `${receiver.url}/t`,
-          headers: [{ key: 'X-Key', mode: 'fixed', value: 'a\u0001b' }],
-        },
-        '$.headers[0].value',
-      ],
-      [
-        '/v1/tools',
-        {
-          name: 'del',
-          method: 'POST',
-          url: `${receiver.url}/t`,
-          headers: [{ key: 'X-Key', mode: 'fixed', value: 'a\u007f' }],
-        },
-        '$.headers[0].value',
-      ],
+      ['/v1/tools', toolWithHeader('ctl', 'a\u0001b'), '$.headers[0].value'],
+      ['/v1/tools', toolWithHeader('del', 'a\u007f'), '$.headers[0].value'],
       [
         `/v1/agents/${agent.id}/integrations`,
         { url: `${receiver.url}/hooks`, authorization: 'tok\u001bx' },
@@ -940,16 +928,8 @@ describe('header values HTTP cannot carry', () => {
     expect(await countRows('tools')).toBe(toolsBefore);
     expect(await countRows('integrations')).toBe(integrationsBefore);
     expect(await countRows('provider_credentials')).toBe(credentialsBefore);
-    // A tab and Latin-1 are header text: taken, and sent as they are.
-    const tool = await t.request('POST', '/v1/tools', {
-      headers: org.auth,
-      body: {
-        name: 'tabbed',
-        method: 'POST',
-        url: `${receiver.url}/t`,
-        headers: [{ key: 'X-Key', mode: 'fixed', value: 'a\tcafé' }],
-      },
-    });
+    // A tab and Latin-1 are header text: taken.
+    const tool = await t.request('POST', '/v1/tools', { headers: org.auth, body: toolWithHeader('tabbed', 'a\tcafé') });
     expect(tool.status).toBe(201);
   });
 });

@@ -257,6 +257,45 @@ export function Pager({
   );
 }
 
+/**
+ * One page of a cursor-paged list as a table: the empty state when the first page has nothing,
+ * else a row per item (`cells` gives its `<td>`s) and the pager.
+ */
+export function PagedTable<T extends { id: string }>({
+  page,
+  pager,
+  empty,
+  headers,
+  cells,
+}: {
+  page: { data: T[]; nextCursor: string | null };
+  pager: ReturnType<typeof usePager>;
+  empty: ReactNode;
+  headers: string[];
+  cells: (item: T) => ReactNode;
+}) {
+  if (page.data.length === 0 && pager.page === 1) return <Empty>{empty}</Empty>;
+  return (
+    <>
+      <table>
+        <thead>
+          <tr>
+            {headers.map((header) => (
+              <th key={header}>{header}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {page.data.map((item) => (
+            <tr key={item.id}>{cells(item)}</tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager pager={pager} nextCursor={page.nextCursor} />
+    </>
+  );
+}
+
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });

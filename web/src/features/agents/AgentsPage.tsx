@@ -1,6 +1,6 @@
 import { AGENT_TYPE_LABELS, type Agent, api, type Page, withQuery } from '../../api.js';
 import { Link } from '../../router.js';
-import { Badge, Empty, Loaded, Pager, useLoad, usePager } from '../../ui.js';
+import { Badge, Loaded, PagedTable, useLoad, usePager } from '../../ui.js';
 
 /** What an agent's state comes to, in one word: disabled, not configured, or its provider sync. */
 export function agentState(agent: Agent): string {
@@ -24,42 +24,31 @@ export function AgentsPage() {
         </Link>
       </div>
       <Loaded load={{ data, failure }} what="agents">
-        {(page) =>
-          page.data.length === 0 && pager.page === 1 ? (
-            <Empty>
-              No agents yet. An agent places calls for you: <Link to="/agents/new">create one</Link>, choose the type{' '}
-              <strong>Click to Call</strong>, and your backend can ask it to phone a lead.
-            </Empty>
-          ) : (
-            <>
-              <table>
-                <thead>
-                  <tr>
-                    <th>Name</th>
-                    <th>Type</th>
-                    <th>Provider</th>
-                    <th>State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.data.map((agent) => (
-                    <tr key={agent.id}>
-                      <td>
-                        <Link to={`/agents/${agent.id}`}>{agent.name}</Link>
-                      </td>
-                      <td>{AGENT_TYPE_LABELS[agent.type]}</td>
-                      <td>{agent.provider}</td>
-                      <td>
-                        <Badge value={agentState(agent)} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager pager={pager} nextCursor={page.nextCursor} />
-            </>
-          )
-        }
+        {(page) => (
+          <PagedTable
+            page={page}
+            pager={pager}
+            headers={['Name', 'Type', 'Provider', 'State']}
+            empty={
+              <>
+                No agents yet. An agent places calls for you: <Link to="/agents/new">create one</Link>, choose the type{' '}
+                <strong>Click to Call</strong>, and your backend can ask it to phone a lead.
+              </>
+            }
+            cells={(agent) => (
+              <>
+                <td>
+                  <Link to={`/agents/${agent.id}`}>{agent.name}</Link>
+                </td>
+                <td>{AGENT_TYPE_LABELS[agent.type]}</td>
+                <td>{agent.provider}</td>
+                <td>
+                  <Badge value={agentState(agent)} />
+                </td>
+              </>
+            )}
+          />
+        )}
       </Loaded>
     </section>
   );

@@ -1,6 +1,6 @@
 import { api, type Page, type Tool, withQuery } from '../../api.js';
 import { Link } from '../../router.js';
-import { Empty, Loaded, Pager, useLoad, usePager } from '../../ui.js';
+import { Loaded, PagedTable, useLoad, usePager } from '../../ui.js';
 import { ProviderImport } from './ProviderImport.js';
 import './tools.css';
 
@@ -21,46 +21,35 @@ export function ToolsPage() {
           </Link>
         </div>
         <Loaded load={{ data, failure }} what="tools">
-          {(page) =>
-            page.data.length === 0 && pager.page === 1 ? (
-              <Empty>
-                No tools yet. A tool is an HTTP endpoint of yours that an agent calls during a call — to look up an
-                order, book a slot or create a lead. <Link to="/tools/new">Create one</Link>: give it a URL, say which
-                values the agent fills in, test it here, then attach it to an agent. Tools you already made at Vapi or
-                Retell can be imported below.
-              </Empty>
-            ) : (
-              <>
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Name</th>
-                      <th>Method</th>
-                      <th>URL</th>
-                      <th>Parameters</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.data.map((tool) => (
-                      <tr key={tool.id}>
-                        <td>
-                          <Link to={`/tools/${tool.id}`}>{tool.name}</Link>
-                        </td>
-                        <td>
-                          <code>{tool.method}</code>
-                        </td>
-                        <td className="tool-url">
-                          <code>{tool.url}</code>
-                        </td>
-                        <td>{tool.parameters.length}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-                <Pager pager={pager} nextCursor={page.nextCursor} />
-              </>
-            )
-          }
+          {(page) => (
+            <PagedTable
+              page={page}
+              pager={pager}
+              headers={['Name', 'Method', 'URL', 'Parameters']}
+              empty={
+                <>
+                  No tools yet. A tool is an HTTP endpoint of yours that an agent calls during a call — to look up an
+                  order, book a slot or create a lead. <Link to="/tools/new">Create one</Link>: give it a URL, say which
+                  values the agent fills in, test it here, then attach it to an agent. Tools you already made at Vapi or
+                  Retell can be imported below.
+                </>
+              }
+              cells={(tool) => (
+                <>
+                  <td>
+                    <Link to={`/tools/${tool.id}`}>{tool.name}</Link>
+                  </td>
+                  <td>
+                    <code>{tool.method}</code>
+                  </td>
+                  <td className="tool-url">
+                    <code>{tool.url}</code>
+                  </td>
+                  <td>{tool.parameters.length}</td>
+                </>
+              )}
+            />
+          )}
         </Loaded>
       </section>
       <ProviderImport

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgres, rowsOf } from '../src/db/client.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { type ServerProcess, startServerProcess } from './helpers/process.js';
-import { type Receiver, startReceiver } from './helpers/receiver.js';
+import { startGatedReceiver, startReceiver } from './helpers/receiver.js';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 import { until } from './helpers/wait.js';
 
@@ -64,32 +64,11 @@ function clickToCall(url: string, agent: Credentials, options: { signature?: str
   });
 }
 
-/** A receiver holding every request unanswered until `open()`; it records the call ids it answered. */
+/** A receiver holding every request unanswered until `open()`, which answers them. */
 async function gatedReceiver() {
-  const held: (() => void)[] = [];
-  const delivered = new Set<string>();
-  let gate = true;
-  const receiver: Receiver = await startReceiver((request, response) => {
-    const answer = () => {
-      delivered.add(JSON.parse(request.body).callId);
-      response.writeHead(200);
-      response.end();
-    };
-    if (gate) held.push(answer);
-    else answer();
-  });
-  cleanups.push(() => receiver.close());
-  return {
-    receiver,
-    delivered,
-    get held() {
-      return held.length;
-    },
-    open() {
-      gate = false;
-      for (const answer of held.splice(0)) answer();
-    },
-  };
+  const gated = await startGatedReceiver();
+  cleanups.push(() => gated.receiver.close());
+  return gated;
 }
 
 /** CPU seconds (user + system) the process has used so far, from /proc (Linux). */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
 import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
-import { type Receiver, startReceiver } from './helpers/receiver.js';
+import { startGatedReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
 // The zero-loss promise of CONTRACT §5, checked the hard way: real server processes killed with
@@ -90,33 +90,11 @@ async function place(url: string, creds: { apiToken: string; apiSecret: string }
   return answer.callId;
 }
 
-/** A receiver that holds every request unanswered until `open()`, then answers 200; it records each call id received. */
+/** A receiver holding every request unanswered until `open()`, which drops them (the server was killed meanwhile). */
 async function gatedReceiver() {
-  const held: (() => void)[] = [];
-  const delivered = new Set<string>();
-  let gate = true;
-  const receiver: Receiver = await startReceiver((request, response) => {
-    const answer = () => {
-      delivered.add(JSON.parse(request.body).callId);
-      response.writeHead(200);
-      response.end();
-    };
-    if (gate) held.push(() => response.destroy());
-    else answer();
-  });
-  cleanups.push(() => receiver.close());
-  return {
-    receiver,
-    delivered,
-    /** Requests held so far. */
-    get held() {
-      return held.length;
-    },
-    open() {
-      gate = false;
-      for (const drop of held.splice(0)) drop();
-    },
-  };
+  const gated = await startGatedReceiver({ dropHeld: true });
+  cleanups.push(() => gated.receiver.close());
+  return gated;
 }
 
 async function crashAndRecover(env: Record<string, string>) {

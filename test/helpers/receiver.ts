@@ -53,3 +53,35 @@ export async function startReceiver(handler: ReceiverHandler = answerOk): Promis
     close,
   };
 }
+
+/**
+ * A receiver that holds every request unanswered until `open()`, then answers 200, recording the
+ * call id of each body it answered in `delivered`. `open()` answers the held requests too or, with
+ * `dropHeld`, drops their connections unanswered (a receiver that went away mid-request).
+ */
+export async function startGatedReceiver({ dropHeld = false }: { dropHeld?: boolean } = {}) {
+  const held: (() => void)[] = [];
+  const delivered = new Set<string>();
+  let gate = true;
+  const receiver = await startReceiver((request, response) => {
+    const answer = () => {
+      delivered.add(JSON.parse(request.body).callId);
+      response.writeHead(200);
+      response.end();
+    };
+    if (!gate) answer();
+    else held.push(dropHeld ? () => response.destroy() : answer);
+  });
+  return {
+    receiver,
+    delivered,
+    /** Requests held so far. */
+    get held() {
+      return held.length;
+    },
+    open() {
+      gate = false;
+      for (const release of held.splice(0)) release();
+    },
+  };
+}

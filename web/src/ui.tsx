@@ -86,6 +86,30 @@ export function Field({
   );
 }
 
+/** A write-only value's input: hidden as it is typed, and never filled in by the browser. */
+export function SecretInput({
+  id,
+  value,
+  onChange,
+  placeholder,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder?: string;
+}) {
+  return (
+    <input
+      id={id}
+      type="password"
+      autoComplete="off"
+      value={value}
+      placeholder={placeholder}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 /** A whole form's refusal: the API's message, and each problem with the field it names. */
 export function FormFailure({ failure }: { failure: ApiFailure | null | undefined }) {
   if (!failure) return null;

@@ -131,7 +131,21 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
     setSaved(false);
     setDraft((current) => ({ ...current, [key]: value }));
   };
+
   const failure = save.failure;
+
+  /** A whole-number setting, typed as text: the API says what is wrong with it, beside the field. */
+  const countField = (
+    key: 'maxConcurrentCalls' | 'rateLimitPerMinute' | 'maxCallDurationSeconds',
+    label: string,
+    hint?: string,
+  ) => (
+    <Field label={label} path={`$.${key}`} failure={failure} hint={hint}>
+      {(fieldId) => (
+        <input id={fieldId} inputMode="numeric" value={draft[key]} onChange={(e) => set(key, e.target.value)} />
+      )}
+    </Field>
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -267,41 +281,9 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
           </p>
         )}
         <div className="grid">
-          <Field label="Max concurrent calls" path="$.maxConcurrentCalls" failure={failure} hint="Empty: no limit.">
-            {(fieldId) => (
-              <input
-                id={fieldId}
-                inputMode="numeric"
-                value={draft.maxConcurrentCalls}
-                onChange={(e) => set('maxConcurrentCalls', e.target.value)}
-              />
-            )}
-          </Field>
-          <Field
-            label="Rate limit per minute"
-            path="$.rateLimitPerMinute"
-            failure={failure}
-            hint="Click-to-call requests accepted per minute."
-          >
-            {(fieldId) => (
-              <input
-                id={fieldId}
-                inputMode="numeric"
-                value={draft.rateLimitPerMinute}
-                onChange={(e) => set('rateLimitPerMinute', e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Max call duration (seconds)" path="$.maxCallDurationSeconds" failure={failure}>
-            {(fieldId) => (
-              <input
-                id={fieldId}
-                inputMode="numeric"
-                value={draft.maxCallDurationSeconds}
-                onChange={(e) => set('maxCallDurationSeconds', e.target.value)}
-              />
-            )}
-          </Field>
+          {countField('maxConcurrentCalls', 'Max concurrent calls', 'Empty: no limit.')}
+          {countField('rateLimitPerMinute', 'Rate limit per minute', 'Click-to-call requests accepted per minute.')}
+          {countField('maxCallDurationSeconds', 'Max call duration (seconds)')}
         </div>
         <Field label="Outcomes" path="$.outcomes" failure={failure} hint="Comma separated, UPPER_SNAKE_CASE.">
           {(fieldId) => <input id={fieldId} value={draft.outcomes} onChange={(e) => set('outcomes', e.target.value)} />}

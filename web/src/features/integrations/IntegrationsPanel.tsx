@@ -17,6 +17,7 @@ import {
   FormList,
   formatTime,
   SaveBar,
+  SecretInput,
   SecretValue,
   useAction,
   useLoad,
@@ -130,15 +131,7 @@ function IntegrationEditor({
               : 'Optional: sent as "Authorization: Bearer <token>".'
           }
         >
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              autoComplete="off"
-              value={authorization}
-              onChange={(e) => setAuthorization(e.target.value)}
-            />
-          )}
+          {(id) => <SecretInput id={id} value={authorization} onChange={setAuthorization} />}
         </Field>
       </div>
       <div className="row">

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Page, type ProviderCredential, SECRET_MASK } from '../../api.js';
-import { ConfirmButton, Field, FormList, SaveBar, useAction, useLoad } from '../../ui.js';
+import { ConfirmButton, Field, FormList, SaveBar, SecretInput, useAction, useLoad } from '../../ui.js';
 
 /** Vapi and Retell accounts agents can run on. Secrets are write-only: they read back masked. */
 export function ProviderCredentials() {
@@ -90,15 +90,7 @@ function CredentialForm({
               : undefined
           }
         >
-          {(id) => (
-            <input
-              id={id}
-              type="password"
-              autoComplete="off"
-              value={apiKey}
-              onChange={(e) => setApiKey(e.target.value)}
-            />
-          )}
+          {(id) => <SecretInput id={id} value={apiKey} onChange={setApiKey} />}
         </Field>
         <Field
           label="Webhook secret"
@@ -111,13 +103,11 @@ function CredentialForm({
           }
         >
           {(id) => (
-            <input
+            <SecretInput
               id={id}
-              type="password"
-              autoComplete="off"
               value={webhookSecret}
               placeholder={credential?.webhookSecret === SECRET_MASK ? SECRET_MASK : ''}
-              onChange={(e) => setWebhookSecret(e.target.value)}
+              onChange={setWebhookSecret}
             />
           )}
         </Field>

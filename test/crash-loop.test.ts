@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/app.js';
 import { createTestDatabase } from './helpers/database.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
-import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
+import { requestJson, runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
 import { startReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
@@ -103,16 +103,6 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-async function json(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  const response = await fetch(url, {
-    method: init.method ?? 'GET',
-    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as any) : null };
-}
-
 interface Receipt {
   /** The integration's path on the receiver. */
   path: string;
@@ -179,7 +169,7 @@ interface AgentPlan {
  * of `vapi` takes SOLD outcomes only, so calls a crash cut off (FAILED, timeout) must not reach it.
  */
 async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
-  const signup = await json(`${url}/v1/signup`, {
+  const signup = await requestJson(`${url}/v1/signup`, {
     method: 'POST',
     body: {
       organization: 'Crash loop',
@@ -189,7 +179,7 @@ async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
   });
   expect(signup.status).toBe(201);
   const auth = { authorization: `Bearer ${signup.body.apiKey}` };
-  const credential = await json(`${url}/v1/provider-credentials`, {
+  const credential = await requestJson(`${url}/v1/provider-credentials`, {
     method: 'POST',
     headers: auth,
     body: { provider: 'vapi', name: 'Vapi', apiKey: vapi.apiKey, webhookSecret: VAPI_SECRET, baseUrl: vapi.url },
@@ -202,7 +192,7 @@ async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
     settings: Record<string, unknown>,
     hooks: { path: string; soldOnly: boolean }[],
   ): Promise<AgentPlan> => {
-    const created = await json(`${url}/v1/agents`, {
+    const created = await requestJson(`${url}/v1/agents`, {
       method: 'POST',
       headers: auth,
       body: {
@@ -216,7 +206,7 @@ async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
     expect(created.status).toBe(201);
     const integrations: IntegrationPlan[] = [];
     for (const hook of hooks) {
-      const integration = await json(`${url}/v1/agents/${created.body.id}/integrations`, {
+      const integration = await requestJson(`${url}/v1/agents/${created.body.id}/integrations`, {
         method: 'POST',
         headers: auth,
         body: { url: `${hooksUrl}${hook.path}`, ...(hook.soldOnly ? { triggerConditions: soldOnly } : {}) },
@@ -224,7 +214,7 @@ async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
       expect(integration.status).toBe(201);
       integrations.push({ id: integration.body.id, ...hook });
     }
-    const creds = await json(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
+    const creds = await requestJson(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
     return { id: created.body.id, creds: creds.body, integrations };
   };
 
@@ -256,7 +246,7 @@ async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
   await until(
     'the Vapi agent published',
     async () => {
-      const read = await json(`${url}/v1/agents/${agents.vapi.id}`, { headers: auth });
+      const read = await requestJson(`${url}/v1/agents/${agents.vapi.id}`, { headers: auth });
       return read.body.providerSync?.state === 'synced' ? true : undefined;
     },
     30_000,
@@ -291,7 +281,7 @@ function playVapi(vapi: FakeVapi, currentUrl: () => string | undefined, random: 
     const at = new Date();
     let answered: { status: number; body: unknown } | undefined;
     if (url) {
-      answered = await json(`${url}/providers/vapi/webhook`, {
+      answered = await requestJson(`${url}/providers/vapi/webhook`, {
         method: 'POST',
         headers: { 'x-vapi-secret': VAPI_SECRET },
         body: {
@@ -596,7 +586,9 @@ async function runCrashLoop(engine: Engine, dataEnv: Record<string, string>): Pr
     const calls: CallSeen[] = [];
     let cursor: string | null = null;
     do {
-      const page = await json(`${url}/v1/calls?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: auth });
+      const page = await requestJson(`${url}/v1/calls?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: auth,
+      });
       expect(page.status).toBe(200);
       calls.push(...page.body.data);
       cursor = page.body.nextCursor;
@@ -608,7 +600,7 @@ async function runCrashLoop(engine: Engine, dataEnv: Record<string, string>): Pr
   await until(
     'no delivery pending',
     async () => {
-      const pending = await json(`${url}/v1/deliveries?state=pending&limit=1`, { headers: auth });
+      const pending = await requestJson(`${url}/v1/deliveries?state=pending&limit=1`, { headers: auth });
       return pending.body.data.length === 0;
     },
     40_000,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
-import { runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
+import { requestJson, runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
 import { startGatedReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
@@ -26,16 +26,6 @@ const DELIVERY_ENV = {
   SWITCHBOARD_DELIVERY_LEASE_SECONDS: '3',
 };
 
-async function json(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-  const response = await fetch(url, {
-    method: init.method ?? 'GET',
-    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
 async function start(env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess({ ...DELIVERY_ENV, ...env });
   started.push(server);
@@ -44,7 +34,7 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
 
 /** An organization with two agents sending outcomes to `hookUrl`: one whose calls end at once, one whose calls never end on their own. */
 async function setUp(url: string, hookUrl: string) {
-  const signup = await json(`${url}/v1/signup`, {
+  const signup = await requestJson(`${url}/v1/signup`, {
     method: 'POST',
     body: {
       organization: 'Crash',
@@ -54,17 +44,17 @@ async function setUp(url: string, hookUrl: string) {
   });
   const auth = { authorization: `Bearer ${signup.body.apiKey}` };
   const agent = async (simulator: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    const created = await json(`${url}/v1/agents`, {
+    const created = await requestJson(`${url}/v1/agents`, {
       method: 'POST',
       headers: auth,
       body: { name: 'Crash agent', type: 'click_to_call', simulator, ...extra },
     });
-    await json(`${url}/v1/agents/${created.body.id}/integrations`, {
+    await requestJson(`${url}/v1/agents/${created.body.id}/integrations`, {
       method: 'POST',
       headers: auth,
       body: { url: hookUrl },
     });
-    const creds = await json(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
+    const creds = await requestJson(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
     return creds.body as { apiToken: string; apiSecret: string };
   };
   const quick = await agent({ turns: [{ role: 'user', text: 'Yes' }], outcome: { status: 'SOLD' } });
@@ -108,7 +98,7 @@ async function crashAndRecover(env: Record<string, string>) {
     ...Array.from({ length: 5 }, () => place(first.url, endless)),
   ]);
   await until('deliveries claimed and in flight', async () => (hook.held >= 16 ? true : undefined), 60_000);
-  const before = await json(`${first.url}/v1/deliveries?state=pending&limit=100`, { headers: auth });
+  const before = await requestJson(`${first.url}/v1/deliveries?state=pending&limit=100`, { headers: auth });
   expect(before.body.data.length).toBeGreaterThan(16);
 
   await first.stop('SIGKILL');
@@ -121,7 +111,7 @@ async function crashAndRecover(env: Record<string, string>) {
   const log = await until(
     'the log to settle',
     async () => {
-      const page = await json(`${second.url}/v1/deliveries?limit=100`, { headers: auth });
+      const page = await requestJson(`${second.url}/v1/deliveries?limit=100`, { headers: auth });
       return page.body.data.every((d: { state: string }) => d.state === 'delivered') ? page.body.data : undefined;
     },
     60_000,
@@ -199,7 +189,7 @@ describe('graceful shutdown', () => {
     const [delivery] = await until(
       'the delivery',
       async () => {
-        const page = await json(`${second.url}/v1/deliveries?callId=${callId}`, { headers: auth });
+        const page = await requestJson(`${second.url}/v1/deliveries?callId=${callId}`, { headers: auth });
         return page.body.data[0]?.state === 'delivered' ? page.body.data : undefined;
       },
       10_000,

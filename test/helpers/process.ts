@@ -74,3 +74,20 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     },
   };
 }
+
+/**
+ * A JSON request to a server process: `body` is sent as JSON (with its content type), and the
+ * answer's body is parsed (null when empty).
+ */
+export async function requestJson(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+) {
+  const response = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as any) : null };
+}

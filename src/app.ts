@@ -4,7 +4,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
-import { AGENT_TOPIC, createAgentCache } from './agents/agent-cache.js';
+import { AGENT_TOPIC, createAgentCache, TokenLookupsBusyError } from './agents/agent-cache.js';
 import { createAgentsRepository } from './agents/agents.repository.js';
 import { agentsRoutes } from './agents/agents.routes.js';
 import { createAgentsService } from './agents/agents.service.js';
@@ -20,7 +20,7 @@ import { clickToCallRoutes } from './click-to-call/click-to-call.routes.js';
 import { createClickToCallService } from './click-to-call/click-to-call.service.js';
 import { testCallRoutes } from './click-to-call/test-call.routes.js';
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
+import { type Database, isDatabaseUnreachable } from './db/client.js';
 import { createDeliveriesRepository } from './deliveries/deliveries.repository.js';
 import { deliveriesRoutes } from './deliveries/deliveries.routes.js';
 import { createDeliveriesService } from './deliveries/deliveries.service.js';
@@ -29,6 +29,7 @@ import { createDeliveryWorker } from './deliveries/delivery-worker.js';
 import { createDueSignal } from './deliveries/due-signal.js';
 import { registerApiErrorHandler, validationError } from './errors.js';
 import { healthRoutes } from './health/health.routes.js';
+import { HTTP_LIMITS, type HttpLimits, httpServerOptions } from './http-limits.js';
 import { createIntegrationsRepository } from './integrations/integrations.repository.js';
 import { integrationsRoutes } from './integrations/integrations.routes.js';
 import { createIntegrationsService } from './integrations/integrations.service.js';
@@ -36,6 +37,8 @@ import { runPeriodically } from './jobs/periodic.js';
 import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
 import { jsonProblem } from './lib/json-guard.js';
+import { createLogThrottle } from './lib/log-throttle.js';
+import { loggableError } from './lib/loggable-error.js';
 import { createOutboundClient } from './lib/outbound-http.js';
 import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -57,6 +60,7 @@ import { createRetellWebhooks } from './providers/retell/retell-webhook.js';
 import { createSimulator } from './providers/simulator/simulator.js';
 import { createVapiProvider } from './providers/vapi/vapi-provider.js';
 import { createVapiWebhook } from './providers/vapi/vapi-webhook.js';
+import { createVapiWebhookSecrets } from './providers/vapi/vapi-webhook-secrets.js';
 import { createToolCallCache } from './tools/tool-call-cache.js';
 import { compileAiSchema } from './tools/tool-definition.js';
 import { createToolsRepository } from './tools/tools.repository.js';
@@ -76,6 +80,8 @@ export interface AppDeps {
    * (DNS rebinding).
    */
   resolveHost?: (hostname: string) => Promise<string[]>;
+  /** The HTTP server's limits, default `HTTP_LIMITS` with `config.maxConnections`; tests shorten them. */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface RouteEntry {
@@ -148,14 +154,19 @@ export async function buildApp({
   masterKey,
   logger,
   resolveHost: resolveHostOption,
+  httpLimits: httpLimitsOption,
 }: AppDeps): Promise<FastifyInstance> {
+  const httpLimits: HttpLimits = { ...HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimitsOption };
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: REDACTED_PATHS },
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustedProxies,
+    ...httpServerOptions(httpLimits),
   });
+  app.server.maxConnections = httpLimits.maxConnections;
+  for (const deprecation of config.deprecations) app.log.warn(deprecation);
   app.setValidatorCompiler(validatorCompiler());
   closeUnusedConnectionsOnClose(app);
   const routeTable: RouteEntry[] = [];
@@ -171,6 +182,8 @@ export async function buildApp({
   // A callback hook, not an async one: it runs on every request, and a promise per request shows.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No answer is sniffed into another type (a JSON body rendered as HTML); decision 0030.
+    reply.header('x-content-type-options', 'nosniff');
     done();
   });
 
@@ -189,7 +202,11 @@ export async function buildApp({
     resolveHostOption ??
     (async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address));
   const secretBox = createSecretBox(masterKey);
-  const auth = createAuthService({ repository: createAuthRepository(db), signup: config.signup });
+  const auth = createAuthService({
+    repository: createAuthRepository(db),
+    signup: config.signup,
+    signupLimitPerHour: config.signupLimitPerHour,
+  });
   // One pooled, address-guarded HTTP client for every request sent to a customer's endpoint.
   const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, resolve: resolveHost });
   const tools = createToolsService({
@@ -199,7 +216,7 @@ export async function buildApp({
     allowPrivateNetworks: config.allowPrivateNetworks,
     changes: database.changes,
     cache: createToolCallCache({ feed: database.changes }),
-    onError: (err, callId) => app.log.error({ err, callId }, 'could not record a tool invocation'),
+    onError: (err, callId) => app.log.error({ err: loggableError(err), callId }, 'could not record a tool invocation'),
     onToolChanged: (toolId) => providerSync.toolChanged(toolId),
     onToolRun: metrics.tools.ran,
   });
@@ -246,10 +263,16 @@ export async function buildApp({
     onPublished: (agentId) => database.changes.publish(AGENT_TOPIC, agentId),
     onFailed: metrics.providerSync.failed,
   });
+  const agentsRepository = createAgentsRepository(db);
   const agents = createAgentsService({
-    repository: createAgentsRepository(db),
+    repository: agentsRepository,
     changes: database.changes,
-    cache: createAgentCache({ feed: database.changes }),
+    // Unknown click-to-call tokens cost no query (decision 0029).
+    cache: createAgentCache({
+      feed: database.changes,
+      loadTokenHashes: () => agentsRepository.listTokenHashes(),
+      sharedDatabase: database.engine === 'postgres',
+    }),
     secretBox,
     publicUrl: config.publicUrl,
     missingToolIds: (organizationId, ids) => tools.missingIds(organizationId, ids),
@@ -302,18 +325,26 @@ export async function buildApp({
   });
   const calls = createCallsService({
     repository: callsRepository,
-    onError: (err, callId) => app.log.error({ err, callId }, 'could not record the provider call id'),
-    toolInvocationsOf: (callIds) => tools.invocationsOf(callIds),
+    onError: (err, callId) =>
+      app.log.error({ err: loggableError(err), callId }, 'could not record the provider call id'),
+    onEndRefused: (err, callId) =>
+      app.log.error(
+        { err: loggableError(err), callId },
+        'the database refused the call\'s end: ended as FAILED, endedReason "record_failed"',
+      ),
+    toolInvocationsOf: (organizationId, callIds) => tools.invocationsOf(organizationId, callIds),
     toolCalls: tools,
-    deliveriesOf: (callIds) => deliveries.ofCalls(callIds),
+    deliveriesOf: (organizationId, callIds) => deliveries.ofCalls(organizationId, callIds),
     onCallsEnded: () => due.announce(),
     onCallEnded: metrics.calls.ended,
   });
   const simulator = createSimulator({
     onEvent: (event) => calls.applyEvent(event),
     invokeTool: (call) => tools.invokeDuringCall(call),
-    onError: (err, callId) => app.log.error({ err, callId }, 'could not record a simulated call event'),
+    onError: (err, callId) =>
+      app.log.error({ err: loggableError(err), callId }, 'could not record a simulated call event'),
   });
+  const logRepeatedFailure = createLogThrottle();
   const clickToCallRepository = createClickToCallRepository(db);
   const clickToCall = createClickToCallService({
     agents,
@@ -324,7 +355,18 @@ export async function buildApp({
       vapi: createVapiProvider({ credentialOf, vapiClient }),
       retell: createRetellProvider({ credentialOf, retellClient }),
     },
-    onError: (err, context) => app.log.error({ err }, `click-to-call: failed ${context}`),
+    onError: (err, context) => {
+      // A failure that repeats on every request (the database away or saturated, above all) is
+      // logged once per 10 s and kind, with the count left out, not a stack per request.
+      const database = isDatabaseUnreachable(err) || err instanceof TokenLookupsBusyError;
+      const kind = database ? 'database' : String((err as { code?: unknown })?.code ?? (err as Error)?.name);
+      logRepeatedFailure(`click-to-call ${context} ${kind}`, (suppressed) =>
+        app.log.error(
+          { err: loggableError(err), suppressed },
+          `click-to-call: failed ${context}${database ? ': the database is unreachable or saturated' : ''} (logged once per 10 s)`,
+        ),
+      );
+    },
     onAnswered: metrics.clickToCall.answered,
   });
 
@@ -361,6 +403,7 @@ export async function buildApp({
     if (dashboard) await app.register(dashboardRoutes, { dir: dashboard });
     else app.log.warn('the dashboard is not built (npm run build): / serves nothing');
     await app.register(providerWebhooksRoutes, {
+      vapiSecrets: createVapiWebhookSecrets({ load: () => providerCredentials.webhookSecrets('vapi') }),
       vapi: createVapiWebhook({
         callContext: (callId) => calls.providerContext(callId),
         credentialOf,

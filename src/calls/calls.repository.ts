@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, ne, sql } from 'drizzle-orm';
-import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
+import { type Db, isTransientDatabaseError, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, type TranscriptTurn } from '../db/schema/index.js';
 import { queueOutcomeDeliveries } from '../deliveries/deliveries.repository.js';
 import { createBatcher } from '../lib/batcher.js';
@@ -102,7 +102,8 @@ export function createCallsRepository(db: Db) {
     return changedIn(items, isFirst, result);
   });
 
-  const endings = createBatcher(async (items: { id: string; end: EndCall; providerCallId?: string }[]) => {
+  type Ending = { id: string; end: EndCall; providerCallId?: string };
+  const endBatch = async (items: Ending[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const column = <T>(pick: (end: EndCall) => T) => sql.param(unique.map((item) => pick(item.end)));
     const result = await retryOnConflict(() =>
@@ -139,6 +140,24 @@ export function createCallsRepository(db: Db) {
       ${selectEnded}`),
     );
     return endedIn(items, isFirst, result);
+  };
+  const endings = createBatcher(async (items: Ending[]): Promise<(EndedCall | null | { refused: unknown })[]> => {
+    try {
+      return await endBatch(items);
+    } catch (error) {
+      if (items.length === 1 || isTransientDatabaseError(error)) throw error;
+      // One report the database refuses (docs/decisions/0027-bounded-call-records.md) must not fail
+      // the other calls' ends written with it: each is written alone, and only its own call sees its error.
+      const alone: (EndedCall | null | { refused: unknown })[] = [];
+      for (const item of items)
+        alone.push(
+          await endBatch([item]).then(
+            ([ended]) => ended ?? null,
+            (e) => ({ refused: e }),
+          ),
+        );
+      return alone;
+    }
   });
 
   return {
@@ -214,11 +233,22 @@ export function createCallsRepository(db: Db) {
     markAnswered: (id: string, at: Date, providerCallId?: string): Promise<boolean> =>
       answered.add({ id, at, providerCallId }),
 
-    async appendTranscript(id: string, turn: TranscriptTurn): Promise<boolean> {
+    /**
+     * Appends a live turn while the transcript stays within `maxBytes` (its text as stored); past it
+     * the turn is left out (false), and the end report's transcript, cut with a marker, replaces it.
+     */
+    async appendTranscript(id: string, turn: TranscriptTurn, maxBytes: number): Promise<boolean> {
+      const json = JSON.stringify([turn]);
       const rows = await db
         .update(calls)
-        .set({ transcript: sql`${calls.transcript} || ${JSON.stringify([turn])}::jsonb` })
-        .where(and(eq(calls.id, id), ne(calls.status, 'ended')))
+        .set({ transcript: sql`${calls.transcript} || ${json}::jsonb` })
+        .where(
+          and(
+            eq(calls.id, id),
+            ne(calls.status, 'ended'),
+            sql`octet_length(${calls.transcript}::text) + ${Buffer.byteLength(json)} <= ${maxBytes}`,
+          ),
+        )
         .returning({ id: calls.id });
       return rows.length > 0;
     },
@@ -229,8 +259,11 @@ export function createCallsRepository(db: Db) {
      * this report ended it, else null. Ending also releases the call's ctc:007 lock: the unique index covers
      * open calls only.
      */
-    end: (id: string, end: EndCall, providerCallId?: string): Promise<EndedCall | null> =>
-      endings.add({ id, end, providerCallId }),
+    async end(id: string, end: EndCall, providerCallId?: string): Promise<EndedCall | null> {
+      const ended = await endings.add({ id, end, providerCallId });
+      if (ended && 'refused' in ended) throw ended.refused;
+      return ended;
+    },
 
     /**
      * Keeps an end the provider reported before its analysis, and brings the call's deadline to

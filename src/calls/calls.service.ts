@@ -1,9 +1,11 @@
+import { isTransientDatabaseError } from '../db/client.js';
 import type { DeliveryView } from '../deliveries/deliveries.service.js';
 import { notFound } from '../errors.js';
 import { toStorableJson } from '../lib/json-guard.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { CallEvent } from '../providers/voice-provider.js';
 import type { ToolInvocationView } from '../tools/tools.service.js';
+import { boundCallEvent, boundErrorText, CALL_RECORD_BUDGET } from './call-record-budget.js';
 import type { CallRow, CallsRepository, EndCall } from './calls.repository.js';
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
@@ -45,16 +47,36 @@ export interface CallsServiceDeps {
   now?: () => Date;
   /** A write done in the background failed (it is not retried: provider webhooks carry our call id too). */
   onError?: (error: unknown, callId: string) => void;
-  /** The tool invocations recorded on these calls, by call id. */
-  toolInvocationsOf: (callIds: string[]) => Promise<Map<string, ToolInvocationView[]>>;
+  /** The tool invocations recorded on these calls of the organization, by call id. */
+  toolInvocationsOf: (organizationId: string, callIds: string[]) => Promise<Map<string, ToolInvocationView[]>>;
   /** The calls' tool runs: an ending call waits for their records, so an ended call shows every one. */
   toolCalls?: { settled(callId: string): Promise<void>; callEnded(callId: string): void };
-  /** The webhook deliveries of these calls, by call id. */
-  deliveriesOf?: (callIds: string[]) => Promise<Map<string, DeliveryView[]>>;
+  /** The webhook deliveries of these calls of the organization, by call id. */
+  deliveriesOf?: (organizationId: string, callIds: string[]) => Promise<Map<string, DeliveryView[]>>;
   /** Calls ended and their outcomes were queued for delivery: workers may look now. */
   onCallsEnded?: () => void;
   /** One call reached its terminal state (the metrics count them by outcome and provider). */
   onCallEnded?: (outcome: string, provider: string) => void;
+  /**
+   * A call's end the database refused for good (not a passing fault): the call was ended as FAILED,
+   * `endedReason` "record_failed", without what the report carried. Told once per such call.
+   */
+  onEndRefused?: (error: unknown, callId: string) => void;
+}
+
+const validDate = (date: Date | undefined): Date | undefined =>
+  date instanceof Date && !Number.isNaN(date.getTime()) ? date : undefined;
+
+/** The error text of a call whose end could not be recorded: the database's own message. */
+function refusedEndError(error: unknown): string {
+  // The database's own error is the innermost cause (a driver wraps it in one naming the whole statement).
+  let cause = error;
+  while (cause instanceof Error && cause.cause !== undefined) cause = cause.cause;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const code = (cause as { code?: unknown } | null)?.code;
+  return boundErrorText(
+    `The call's end could not be recorded (${typeof code === 'string' ? `${code}: ` : ''}${message}); it was ended without its report`,
+  );
 }
 
 export function createCallsService({
@@ -66,6 +88,7 @@ export function createCallsService({
   deliveriesOf = async () => new Map(),
   onCallsEnded = () => {},
   onCallEnded = () => {},
+  onEndRefused = () => {},
 }: CallsServiceDeps) {
   /** Ends a call through the repository; true when this report ended it (its outcome is then queued). */
   const end = async (callId: string, report: EndCall, providerCallId?: string): Promise<boolean> => {
@@ -76,8 +99,11 @@ export function createCallsService({
     if (ended.queued > 0) onCallsEnded();
     return true;
   };
-  const relatedOf = async (callIds: string[]) => {
-    const [invocations, deliveries] = await Promise.all([toolInvocationsOf(callIds), deliveriesOf(callIds)]);
+  const relatedOf = async (organizationId: string, callIds: string[]) => {
+    const [invocations, deliveries] = await Promise.all([
+      toolInvocationsOf(organizationId, callIds),
+      deliveriesOf(organizationId, callIds),
+    ]);
     return (row: CallRow) => toCallView(row, invocations.get(row.id), deliveries.get(row.id));
   };
 
@@ -137,13 +163,20 @@ export function createCallsService({
         beforeId,
         limit: limit + 1,
       });
-      return toPage(rows, limit, await relatedOf(rows.slice(0, limit).map((row) => row.id)));
+      return toPage(
+        rows,
+        limit,
+        await relatedOf(
+          organizationId,
+          rows.slice(0, limit).map((row) => row.id),
+        ),
+      );
     },
 
     async get(organizationId: string, id: string): Promise<CallView> {
       const row = await repository.find(organizationId, id);
       if (!row) throw notFound('Call');
-      return (await relatedOf([row.id]))(row);
+      return (await relatedOf(organizationId, [row.id]))(row);
     },
 
     /** The call a provider's webhook names, with what is needed to authenticate and map it. */
@@ -152,10 +185,11 @@ export function createCallsService({
     /** Applies what a provider reports. Events for calls that have ended already change nothing. */
     async applyEvent(event: CallEvent): Promise<void> {
       // A NUL or lone surrogate in a transcript or collected data would fail the write (json-guard.ts).
-      event = toStorableJson(event);
+      // Whatever the provider reported, the call's record stays within its budget (call-record-budget.ts).
+      event = boundCallEvent(toStorableJson(event));
       const { callId } = event;
       if (event.type === 'transcript') {
-        await repository.appendTranscript(callId, event.turn);
+        await repository.appendTranscript(callId, event.turn, CALL_RECORD_BUDGET.transcriptBytes);
         return;
       }
       const providerCallId = await takeQueuedId(callId);
@@ -166,11 +200,35 @@ export function createCallsService({
         case 'answered':
           keepId(callId, providerCallId, await repository.markAnswered(callId, event.at, providerCallId));
           return;
-        case 'ended':
+        case 'ended': {
           await toolCalls.settled(callId);
-          keepId(callId, providerCallId, await end(callId, event, providerCallId));
+          let ended: boolean;
+          try {
+            ended = await end(callId, event, providerCallId);
+          } catch (error) {
+            // A passing fault is the reporter's to retry; a report the database refuses would be
+            // refused again for ever, so the call ends without it (and its number is free again).
+            if (isTransientDatabaseError(error)) throw error;
+            onEndRefused(error, callId);
+            ended = await end(
+              callId,
+              {
+                // Its times may be what was refused (an invalid date): kept only when they are valid.
+                at: validDate(event.at) ?? now(),
+                ...(validDate(event.answeredAt) ? { answeredAt: event.answeredAt } : {}),
+                outcome: 'FAILED',
+                endedReason: 'record_failed',
+                collectedData: {},
+                durationSeconds: 0,
+                error: refusedEndError(error),
+              },
+              providerCallId,
+            );
+          }
+          keepId(callId, providerCallId, ended);
           toolCalls.callEnded(callId);
           return;
+        }
       }
     },
 
@@ -191,7 +249,7 @@ export function createCallsService({
         endedReason: 'failed_to_start',
         collectedData: {},
         durationSeconds: 0,
-        error: message,
+        error: boundErrorText(message),
       });
     },
 

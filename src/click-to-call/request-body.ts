@@ -4,6 +4,12 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../lib/json-guard.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_VARIABLE_NAME = 64;
+/**
+ * Characters (UTF-16 units, as JavaScript counts them) a variable's value may have: a name, an
+ * address or a note, never a document. Longer values were the fuel of one call filling gigabytes
+ * (docs/decisions/0027-bounded-call-records.md); a tool variable's default has the same limit.
+ */
+export const MAX_VARIABLE_VALUE = 4096;
 const RESERVED_PREFIXES = ['switchboard', 'system'];
 const E164 = /^\+[1-9]\d{1,14}$/;
 
@@ -63,6 +69,8 @@ export function parseClickToCallBody(raw: Buffer | undefined): ParsedBody {
           });
         } else if (typeof v !== 'string') {
           details.push({ path: variablePath(name), message: 'must be a string (send optional variables as "")' });
+        } else if (v.length > MAX_VARIABLE_VALUE) {
+          details.push({ path: variablePath(name), message: `values are at most ${MAX_VARIABLE_VALUE} characters` });
         } else if (!isStorableText(name) || !isStorableText(v)) {
           // The call's row could not be written (a 500), and with it every call accepted in the same batch.
           details.push({ path: variablePath(name), message: `names and values ${UNSTORABLE_TEXT_MESSAGE}` });

@@ -28,6 +28,12 @@ export interface PostgresOptions {
   /** Connections in the pool, default 10. */
   poolSize?: number;
   /**
+   * Requests that may wait for a pool connection, default 50 per connection: beyond, a request
+   * fails at once ("the database pool is saturated") instead of waiting out the connect timeout in a
+   * line that only grows (decision 0029).
+   */
+  maxWaiting?: number;
+  /**
    * How long connecting or one statement may take before it fails, default 1500 ms (see
    * `SWITCHBOARD_DATABASE_TIMEOUT_MS`): a database that stopped answering must cost a request an
    * error, never a hang.
@@ -80,9 +86,22 @@ type ConnectCallback = (
  * (the pool discards it), and a release by the caller afterwards is ignored.
  */
 class FaultTolerantPool extends pg.Pool {
+  /** Requests waiting for a connection beyond which the next fails at once (decision 0029). */
+  maxWaiting = Number.POSITIVE_INFINITY;
+
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: ConnectCallback): void;
   override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+    // A full line would only time out later, one request after another: answer now, while the
+    // connections serve those already waiting.
+    if (this.waitingCount >= this.maxWaiting) {
+      const error = new Error(POOL_SATURATED_MESSAGE);
+      if (callback) {
+        process.nextTick(() => callback(error, undefined, () => {}));
+        return undefined;
+      }
+      return Promise.reject(error);
+    }
     if (callback) {
       // The callback form is pool.query's, which releases the client on every failure itself.
       super.connect(callback);
@@ -119,6 +138,7 @@ class FaultTolerantPool extends pg.Pool {
 export function openPostgres({
   url,
   poolSize = 10,
+  maxWaiting = 50 * poolSize,
   timeoutMs = DEFAULT_DATABASE_TIMEOUT_MS,
 }: PostgresOptions): Database {
   const pool = new FaultTolerantPool({
@@ -130,6 +150,7 @@ export function openPostgres({
     statement_timeout: timeoutMs,
     idleTimeoutMillis: 30_000,
   });
+  pool.maxWaiting = maxWaiting;
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -218,8 +239,12 @@ export async function retryOnConflict<T>(statement: () => Promise<T>): Promise<T
   }
 }
 
+/** How a request refused by a full pool line fails (decision 0029). */
+export const POOL_SATURATED_MESSAGE = 'the database pool is saturated';
+
 /** Connection-level failures node-postgres reports by message only. */
 const UNREACHABLE_MESSAGES = [
+  POOL_SATURATED_MESSAGE,
   'Query read timeout',
   'Connection terminated',
   'timeout exceeded when trying to connect',
@@ -237,6 +262,22 @@ export function isDatabaseUnreachable(error: unknown): boolean {
       return true;
     }
     if (typeof message === 'string' && UNREACHABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a statement may succeed if sent again later: the database was unreachable, or refused it
+ * for the moment (a serialization failure or deadlock, 40xxx; too few resources, 53xxx; a canceled
+ * statement or a shutdown, 57xxx; a lock not available, 55P03). Anything else, a value it refuses
+ * (22xxx, 23xxx) or a limit it enforces (54xxx), fails the same way every time
+ * (docs/decisions/0027-bounded-call-records.md).
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  if (isDatabaseUnreachable(error)) return true;
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && (/^(40|53|57)/.test(code) || code === '55P03')) return true;
   }
   return false;
 }

@@ -18,6 +18,12 @@ export type VariableLookup = (name: string) => string;
 
 export const USER_AGENT = 'Switchboard-Tools/1';
 
+/**
+ * The most UTF-8 bytes a header's value may have once its `{{ }}` are filled: what a saved value may
+ * be (tools.schemas.ts). A parameter's value gets FILLED_TEXT_BUDGET (docs/decisions/0027-bounded-call-records.md).
+ */
+export const HEADER_VALUE_BUDGET = 8192;
+
 type Spec = Pick<ToolField, 'type' | 'allowedValues' | 'fields' | 'items'>;
 
 /**
@@ -67,7 +73,7 @@ export function buildToolRequest(tool: ToolDefinition, args: unknown, lookup: Va
 
   const headers: Record<string, string> = {};
   for (const header of tool.headers) {
-    const value = fillTemplate(header.value, lookup);
+    const value = fillTemplate(header.value, lookup, HEADER_VALUE_BUDGET);
     // A variable's value must never start a new header line (header injection): refuse instead.
     if (/[\r\n\0]/.test(value)) problems.push(`the header ${header.key} would contain a line break`);
     headers[header.key.toLowerCase()] = value;

@@ -17,8 +17,16 @@ export interface CallToolContext {
   collectedData: Record<string, unknown>;
   /** The arguments of the call's earlier tool runs that were sent, merged in order (later keys win). */
   toolValues: Record<string, unknown>;
+  /** How many tool invocations are recorded on the call. */
+  invocationCount: number;
   tool: ToolRow | null;
 }
+
+/**
+ * Tool invocations recorded per call at most (docs/decisions/0027-bounded-call-records.md): a real
+ * call makes a handful; a model stuck in a loop could make thousands. Later ones are refused.
+ */
+export const MAX_INVOCATIONS_PER_CALL = 50;
 
 export function createToolsRepository(db: Db) {
   const ofOrganization = (organizationId: string, id: string) =>
@@ -44,12 +52,21 @@ export function createToolsRepository(db: Db) {
         error: row.error ?? null,
         latency_ms: row.latencyMs,
       }));
+      // No call gets more than MAX_INVOCATIONS_PER_CALL records, whichever process writes them: the
+      // batch's own rows of a call are counted with those already written.
       await db.execute(sql`
         insert into tool_invocations (id, organization_id, call_id, tool_id, tool_name, arguments, request,
           response_status, response_excerpt, result, error, latency_ms)
-        select * from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(id text, organization_id text,
-          call_id text, tool_id text, tool_name text, arguments jsonb, request jsonb, response_status int,
-          response_excerpt text, result text, error text, latency_ms int)`);
+        select id, organization_id, call_id, tool_id, tool_name, arguments, request, response_status,
+          response_excerpt, result, error, latency_ms
+        from (
+          select r.*, row_number() over (partition by r.call_id order by r.id) as n
+          from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as r(id text, organization_id text,
+            call_id text, tool_id text, tool_name text, arguments jsonb, request jsonb, response_status int,
+            response_excerpt text, result text, error text, latency_ms int)
+        ) r
+        where r.n + (select count(*) from tool_invocations t where t.call_id = r.call_id)
+          <= ${MAX_INVOCATIONS_PER_CALL}`);
       return rows.map(() => undefined);
     },
     { delayMs: 10 },
@@ -69,6 +86,7 @@ export function createToolsRepository(db: Db) {
         from ${toolInvocations} i,
           jsonb_each(case when jsonb_typeof(i.arguments) = 'object' then i.arguments else '{}'::jsonb end) e
         where i.call_id = ${calls.id} and i.request is not null)`,
+      invocationCount: sql<number>`(select count(*) from ${toolInvocations} i where i.call_id = ${calls.id})::int`,
       tool: tools,
     })
     .from(calls)
@@ -168,13 +186,13 @@ export function createToolsRepository(db: Db) {
     /** Records an invocation (batched: resolves once it is written). */
     recordInvocation: (row: NewToolInvocationRow): Promise<void> => invocationRecords.add(row),
 
-    /** The invocations of these calls, oldest first. */
-    async invocationsOf(callIds: string[]): Promise<ToolInvocationRow[]> {
+    /** The invocations of these calls of the organization, oldest first. */
+    async invocationsOf(organizationId: string, callIds: string[]): Promise<ToolInvocationRow[]> {
       if (callIds.length === 0) return [];
       return db
         .select()
         .from(toolInvocations)
-        .where(inArray(toolInvocations.callId, callIds))
+        .where(and(eq(toolInvocations.organizationId, organizationId), inArray(toolInvocations.callId, callIds)))
         .orderBy(asc(toolInvocations.id));
     },
   };

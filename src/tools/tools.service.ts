@@ -8,7 +8,9 @@ import { newId } from '../lib/ids.js';
 import { toStorableJson } from '../lib/json-guard.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import { isMask, originMoved, storedSecretProblem } from '../lib/write-only.js';
 import type { ToolCallResult } from '../providers/voice-provider.js';
+import { boundInvocationRecord } from './invocation-record.js';
 import { type RunnableTool, runTool, type ToolRun } from './run-tool.js';
 import { TOOL_TOPIC, type ToolCallCache } from './tool-call-cache.js';
 import {
@@ -19,7 +21,13 @@ import {
   type ToolDefinition,
 } from './tool-definition.js';
 import { maskHeaders, type ToolRequest, type VariableLookup } from './tool-request.js';
-import type { CallToolContext, ToolInvocationRow, ToolRow, ToolsRepository } from './tools.repository.js';
+import {
+  type CallToolContext,
+  MAX_INVOCATIONS_PER_CALL,
+  type ToolInvocationRow,
+  type ToolRow,
+  type ToolsRepository,
+} from './tools.repository.js';
 import type { CreateToolInput, TestToolInput, ToolHeader, UpdateToolInput } from './tools.schemas.js';
 
 /** A tool as the API shows it: secret header values masked, the model's schema compiled. */
@@ -45,6 +53,10 @@ export function toToolView(row: ToolRow) {
   };
 }
 export type ToolView = ReturnType<typeof toToolView>;
+
+/** Secret Fixed values are sealed at rest and read back masked; Variable ones are templates, shown as written. */
+const isSealedHeader = (header: { key: string; mode: string; secret?: boolean }): boolean =>
+  isSecretHeader(header) && header.mode === 'fixed';
 
 /** A recorded request as shown (secret header values were masked before it was stored). */
 function recordOf(request: ToolRequest | null, configured: { key: string; secret?: boolean }[]) {
@@ -140,6 +152,17 @@ export function createToolsService({
   // wait for our bookkeeping. Until a call's records are written, what they collected is kept here
   // too, so the call's next tool run sees it; the call's end waits for them (`settled`).
   const recordWrites = new Map<string, Promise<void>>();
+  // Tool calls made here per call, counted from those recorded when the call's first one came: past
+  // MAX_INVOCATIONS_PER_CALL they are refused (the INSERT keeps the bound across processes).
+  const invocationCounts = new Map<string, number>();
+  const countInvocation = (callId: string, recorded: number): number => {
+    const count = (invocationCounts.get(callId) ?? recorded) + 1;
+    invocationCounts.delete(callId);
+    invocationCounts.set(callId, count);
+    // Calls that end in another process are never told here: the oldest are forgotten first.
+    if (invocationCounts.size > 10_000) invocationCounts.delete(invocationCounts.keys().next().value as string);
+    return count;
+  };
   const unwrittenValues = new Map<string, Record<string, unknown>>();
   const record = (callId: string, write: Promise<void>, collected: Record<string, unknown> | null): void => {
     if (collected) unwrittenValues.set(callId, { ...unwrittenValues.get(callId), ...collected });
@@ -157,7 +180,7 @@ export function createToolsService({
   const sealHeaders = (toolId: string, headers: ToolHeader[]): StoredToolHeader[] =>
     headers.map((header) => {
       const secret = isSecretHeader(header);
-      return secret && header.mode === 'fixed'
+      return isSealedHeader(header)
         ? { key: header.key, mode: header.mode, secret, sealed: secretBox.encrypt(header.value, toolId) }
         : { key: header.key, mode: header.mode, secret, value: header.value };
     });
@@ -182,22 +205,48 @@ export function createToolsService({
   };
 
   /**
-   * Headers as written by a client that read them masked: a value equal to the mask keeps the
-   * secret stored under the same key, so a read-modify-write never replaces a secret with dots.
+   * Headers as written by a client that read them masked (src/lib/write-only.ts): a value equal to
+   * the mask keeps the secret stored under the same key, so a read-modify-write never replaces a
+   * secret with dots, but only while it stays a sealed secret sent to the same origin. Headers left
+   * out keep theirs likewise; when the URL moves to another origin every stored secret is asked for.
    */
-  function unmask(headers: ToolHeader[], current: ToolHeader[]): { headers: ToolHeader[]; problems: FieldProblem[] } {
+  function unmask(
+    headers: ToolHeader[] | undefined,
+    current: ToolHeader[],
+    destinationMoved: boolean,
+  ): { headers: ToolHeader[]; problems: FieldProblem[] } {
     const problems: FieldProblem[] = [];
+    const refuse = (i: number, message: string) => problems.push({ path: `$.headers[${i}].value`, message });
+    if (headers === undefined) {
+      current.forEach((header, i) => {
+        const problem = isSealedHeader(header) ? storedSecretProblem('secret', destinationMoved) : undefined;
+        if (problem) refuse(i, problem);
+      });
+      return { headers: current, problems };
+    }
     const resolved = headers.map((header, i) => {
-      if (header.value !== SECRET_MASK) return header;
-      const stored = current.find((c) => c.key.toLowerCase() === header.key.toLowerCase() && isSecretHeader(c));
-      if (!stored) problems.push({ path: `$.headers[${i}].value`, message: 'is the mask of a secret; send the value' });
-      return { ...header, value: stored?.value ?? '' };
+      if (!isMask(header.value)) return header;
+      const stored = current.find((c) => c.key.toLowerCase() === header.key.toLowerCase() && isSealedHeader(c));
+      // Left unsaid, `secret` stays what it was: the mask asks to keep the stored secret as it is.
+      const kept = { ...header, secret: header.secret ?? stored?.secret };
+      const problem = storedSecretProblem(
+        !stored ? 'none' : isSealedHeader(kept) ? 'secret' : 'unsealed',
+        destinationMoved,
+      );
+      if (stored && !problem) return { ...kept, value: stored.value };
+      if (problem) refuse(i, problem);
+      return { ...header, value: '' };
     });
     return { headers: resolved, problems };
   }
 
-  async function check(definition: ToolDefinition, extra: FieldProblem[] = []): Promise<void> {
-    const problems = [...extra, ...(await checkToolDefinition(definition, { allowPrivateNetworks }))];
+  /** `masks`: the refused masks (see `unmask`); a value refused there is not judged again. */
+  async function check(definition: ToolDefinition, masks: FieldProblem[] = []): Promise<void> {
+    const refused = new Set(masks.map((problem) => problem.path));
+    const problems = [
+      ...masks,
+      ...(await checkToolDefinition(definition, { allowPrivateNetworks })).filter((p) => !refused.has(p.path)),
+    ];
     if (problems.length > 0) throw validationError(problems, 'The tool definition is not valid');
   }
 
@@ -216,7 +265,7 @@ export function createToolsService({
         parameters: input.parameters ?? [],
         variables: input.variables ?? [],
       };
-      await check(definition, unmask(definition.headers, []).problems);
+      await check(definition, unmask(definition.headers, [], false).problems);
       const id = newId('tool');
       const row = await repository.insert({
         id,
@@ -261,9 +310,7 @@ export function createToolsService({
 
     async update(organizationId: string, id: string, patch: UpdateToolInput): Promise<ToolView> {
       const current = runnable(await findOrThrow(organizationId, id));
-      const headers = patch.headers
-        ? unmask(patch.headers, current.headers)
-        : { headers: current.headers, problems: [] };
+      const headers = unmask(patch.headers, current.headers, originMoved(current.url, patch.url));
       const definition: ToolDefinition = {
         method: patch.method ?? current.method,
         url: patch.url ?? current.url,
@@ -340,6 +387,12 @@ export function createToolsService({
         latencyMs: 0,
       });
       const tool = context.tool && runnable(context.tool);
+      if (countInvocation(input.callId, context.invocationCount) > MAX_INVOCATIONS_PER_CALL) {
+        // Not recorded either: the call's record keeps its bound (docs/decisions/0027-bounded-call-records.md).
+        onToolRun('refused', 0);
+        const error = `This call has made ${MAX_INVOCATIONS_PER_CALL} tool calls, the most one call may make`;
+        return { result: `Error: ${error}`, error };
+      }
       const run =
         context.status === 'ended'
           ? refuse('The call has ended')
@@ -365,7 +418,8 @@ export function createToolsService({
       if (collected) cache.addValues(input.callId, collected);
       // The endpoint's answer and the provider's arguments may hold a NUL (json-guard.ts); the record
       // is written in a batch with other calls' records, which one bad string would fail too.
-      const write = repository.recordInvocation(toStorableJson(row));
+      // Within its budget too (invocation-record.ts), after mending: a mended string is shorter as JSON.
+      const write = repository.recordInvocation(boundInvocationRecord(toStorableJson(row)));
       record(input.callId, collected ? write.then(() => cache.announceValues([input.callId])) : write, collected);
       return { result: run.result, error: run.error };
     },
@@ -378,6 +432,7 @@ export function createToolsService({
     /** The call ended: its tool calls are refused from now on. */
     callEnded(callId: string): void {
       cache.forgetCall(callId);
+      invocationCounts.delete(callId);
     },
 
     /** Waits for every invocation record still being written (before the database closes). */
@@ -385,9 +440,9 @@ export function createToolsService({
       await Promise.all(recordWrites.values());
     },
 
-    /** The tool invocations of these calls, by call id, oldest first. */
-    async invocationsOf(callIds: string[]): Promise<Map<string, ToolInvocationView[]>> {
-      const byCall = groupBy(await repository.invocationsOf(callIds), (row) => row.callId);
+    /** The tool invocations of these calls of the organization, by call id, oldest first. */
+    async invocationsOf(organizationId: string, callIds: string[]): Promise<Map<string, ToolInvocationView[]>> {
+      const byCall = groupBy(await repository.invocationsOf(organizationId, callIds), (row) => row.callId);
       return new Map([...byCall].map(([callId, rows]) => [callId, rows.map(toInvocationView)]));
     },
   };

@@ -23,6 +23,12 @@ const UNANSWERED = {
 /** The first pause before an end-of-call report that could not be recorded is sent again; it doubles up to the next. */
 const END_REPORT_RETRY_MS = 250;
 const END_REPORT_RETRY_MAX_MS = 5000;
+/**
+ * Sends of one end-of-call report at most: about ten minutes of a database away (the sink throws
+ * only for passing faults; a report it refuses for good ends the call as FAILED itself). Past it
+ * the duration sweep closes the call (docs/decisions/0027-bounded-call-records.md).
+ */
+const END_REPORT_MAX_ATTEMPTS = 120;
 
 export interface SimulatorOptions {
   /** Where the simulated call's events go: the same sink real providers' webhooks feed. */
@@ -65,19 +71,23 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
 
   /**
    * The end-of-call report carries the call's outcome: one that could not be recorded (the database
-   * is away) is sent again, with growing pauses, until it is or the simulator closes, as a provider
-   * that retries its webhooks would. Ending an ended call changes nothing, so a repeat is harmless.
-   * (Statuses and transcript turns are not repeated: the end report carries what they did.)
+   * is away) is sent again, with growing pauses, until it is, the simulator closes or
+   * END_REPORT_MAX_ATTEMPTS are spent, as a provider that retries its webhooks would. Ending an
+   * ended call changes nothing, so a repeat is harmless. (Statuses and transcript turns are not
+   * repeated: the end report carries what they did.) The first failure and the last are told.
    */
   async function emitEnd(event: Extract<CallEvent, { type: 'ended' }>): Promise<void> {
-    for (let pauseMs = END_REPORT_RETRY_MS; !closed; pauseMs = Math.min(pauseMs * 2, END_REPORT_RETRY_MAX_MS)) {
+    let pauseMs = END_REPORT_RETRY_MS;
+    for (let attempt = 1; !closed; attempt++) {
       try {
         await onEvent(event);
         return;
       } catch (error) {
-        onError?.(error, event.callId);
+        if (attempt === 1 || attempt === END_REPORT_MAX_ATTEMPTS) onError?.(error, event.callId);
+        if (attempt === END_REPORT_MAX_ATTEMPTS) return;
       }
       await sleep(pauseMs);
+      pauseMs = Math.min(pauseMs * 2, END_REPORT_RETRY_MAX_MS);
     }
   }
 

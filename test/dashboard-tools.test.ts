@@ -222,6 +222,18 @@ describe.runIf(haveBrowser)('the dashboard: tools', () => {
       'x-origin': 'switchboard',
     });
 
+    // Another host with the dots left in: the API asks for the secret again, and says so beside it.
+    await page.getByLabel('URL', { exact: true }).fill(`${receiver.url.replace('127.0.0.1', 'localhost')}/orders`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    const secretBlock = page.locator('.tool-row-block', { has: page.getByLabel('Header 3 value') });
+    await expect.poll(() => secretBlock.getByRole('alert').textContent()).toMatch(/must be given again/);
+    expect((await t.request('GET', '/v1/tools', { headers: await sessionHeaders(page) })).body.data[0].url).toBe(
+      `${receiver.url}/orders`,
+    );
+    await page.getByLabel('URL', { exact: true }).fill(`${receiver.url}/orders`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByText('Saved.').isVisible()).toBe(true);
+
     // The list: name, method, URL and how many parameters.
     await openTools(page);
     const row = page.getByRole('row', { name: /create_order/ });
@@ -247,7 +259,13 @@ describe.runIf(haveBrowser)('the dashboard: tools', () => {
     const page = await browser.newPage();
     await signUpInBrowser(page, t.url, 'Import UI');
     const credential = await page.request.post(`${t.url}/v1/provider-credentials`, {
-      data: { provider: 'vapi', name: 'Vapi', apiKey: vapi.apiKey, webhookSecret: 'hook_secret', baseUrl: vapi.url },
+      data: {
+        provider: 'vapi',
+        name: 'Vapi',
+        apiKey: vapi.apiKey,
+        webhookSecret: 'hook_secret_of_the_dashboard_test',
+        baseUrl: vapi.url,
+      },
     });
     expect(credential.status()).toBe(201);
     const agent = await page.request.post(`${t.url}/v1/agents`, {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { startReceiver } from './helpers/receiver.js';
 
 let t: TestApp;
 let org: Org;
@@ -76,6 +77,59 @@ describe('webhook integrations', () => {
       body: { authorization: null },
     });
     expect(removed.body.authorization).toBeNull();
+  });
+
+  it('keeps the bearer token for the mask only on the same origin; another origin needs it again (422)', async () => {
+    const mask = '••••••';
+    const patch = (id: string, body: Record<string, unknown>) =>
+      t.request('PATCH', `/v1/integrations/${id}`, { headers: org.auth, body });
+    const sendTest = async (id: string) => {
+      const before = receiver.requests.length;
+      const test = await t.request('POST', `/v1/integrations/${id}/test`, { headers: org.auth });
+      expect(test.body.delivered).toBe(true);
+      return receiver.requests.slice(before)[0]!;
+    };
+    const receiver = await startReceiver();
+    try {
+      // The mask stands for nothing on a new integration.
+      const masked = await create({ url: `${receiver.url}/a`, authorization: mask });
+      expect(masked.status).toBe(422);
+      expect(masked.body.details).toEqual([{ path: '$.authorization', message: expect.stringMatching(/no secret/) }]);
+
+      const created = await create({ url: `${receiver.url}/a`, authorization: 'tok_first' });
+      const id = created.body.id;
+      const port = new URL(receiver.url).port;
+      for (const url of [`http://localhost:${port}/a`, `https://127.0.0.1:${port}/a`, 'https://crm.example.com/a']) {
+        for (const body of [{ url }, { url, authorization: mask }]) {
+          const refused = await patch(id, body);
+          expect(refused.status, url).toBe(422);
+          expect(refused.body.details, url).toEqual([
+            { path: '$.authorization', message: expect.stringMatching(/given again/) },
+          ]);
+        }
+      }
+      // Refused, nothing changed; another path on the same origin keeps the token, and the signing secret.
+      expect((await t.request('GET', `/v1/integrations/${id}`, { headers: org.auth })).body.url).toBe(
+        `${receiver.url}/a`,
+      );
+      const moved = await patch(id, { url: `${receiver.url}/b`, authorization: mask });
+      expect(moved.body).toMatchObject({ url: `${receiver.url}/b`, signingSecret: created.body.signingSecret });
+      expect((await sendTest(id)).headers.authorization).toBe('Bearer tok_first');
+
+      // Given again with the new origin, it goes there; the signing secret is ours and stays.
+      const given = await patch(id, { url: `http://localhost:${port}/c`, authorization: 'tok_second' });
+      expect(given.body).toMatchObject({ authorization: mask, signingSecret: created.body.signingSecret });
+      expect(await sendTest(id)).toMatchObject({ url: '/c', headers: { authorization: 'Bearer tok_second' } });
+
+      // Without a token, the URL moves freely; the mask there is refused.
+      const plain = (await create({ url: `${receiver.url}/a` })).body.id;
+      expect((await patch(plain, { url: 'https://crm.example.com/x' })).status).toBe(200);
+      const nothing = await patch(plain, { authorization: mask });
+      expect(nothing.status).toBe(422);
+      expect(nothing.body.details).toEqual([{ path: '$.authorization', message: expect.stringMatching(/no secret/) }]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('rotates the signing secret, the old one signing alongside for 24 h', async () => {

@@ -306,18 +306,19 @@ describe('createOutboundClient without private networks', () => {
     const server = await startServer((_req, res) => res.end('reached'));
     const failure = failureOf(await guarded().send(get(`http://localhost:${server.port}/`)));
     expect(failure.kind).toBe('blocked');
-    expect(failure.message).toMatch(/^The address (127\.0\.0\.1|::1) of "localhost" is not allowed \(loopback\)/);
+    expect(failure.message).toMatch(/^The host "localhost" resolves to a private address, which is not allowed;/);
+    expect(failure.message).not.toMatch(/127\.0\.0\.1|::1|loopback/);
     expect(server.connections).toBe(0);
   });
 
-  it('refuses a public-looking name that resolves to loopback', async () => {
+  it('refuses a public-looking name that resolves to loopback, without saying what it resolves to', async () => {
     const server = await startServer((_req, res) => res.end('reached'));
     const c = client({ allowPrivateNetworks: false, resolve: async () => ['127.0.0.1'] });
     const failure = failureOf(await c.send(get(`https://hooks.customer.example:${server.port}/`)));
     expect(failure).toEqual({
       kind: 'blocked',
       message:
-        'The address 127.0.0.1 of "hooks.customer.example" is not allowed (loopback); ' +
+        'The host "hooks.customer.example" resolves to a private address, which is not allowed; ' +
         'set SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=true to allow private networks',
     });
     expect(server.connections).toBe(0);
@@ -346,7 +347,7 @@ describe('createOutboundClient without private networks', () => {
 
     const second = failureOf(await c.send(get(url, { timeoutMs: 1000 })));
     expect(second.kind).toBe('blocked');
-    expect(second.message).toContain('The address 127.0.0.1 of "rebind.test" is not allowed (loopback)');
+    expect(second.message).toContain('The host "rebind.test" resolves to a private address, which is not allowed');
     expect(resolved).toEqual([['93.184.216.34'], ['127.0.0.1']]);
     expect(server.connections).toBe(0);
   });
@@ -443,11 +444,11 @@ describe('blockedAddressReason', () => {
     expect(blockedAddressReason(ip)).toBeUndefined();
   });
 
-  it('names the address, the hostname and the setting that allows it', () => {
-    const error = new BlockedAddressError('127.0.0.1', 'loopback', 'localhost');
-    expect(error).toMatchObject({ name: 'BlockedAddressError', address: '127.0.0.1', reason: 'loopback' });
+  it('names a typed address and its range, a name without what it resolves to, and the setting that allows it', () => {
+    const error = new BlockedAddressError('169.254.169.254', 'cloud metadata', 'vm');
+    expect(error).toMatchObject({ name: 'BlockedAddressError', address: '169.254.169.254', reason: 'cloud metadata' });
     expect(error.message).toBe(
-      'The address 127.0.0.1 of "localhost" is not allowed (loopback); ' +
+      'The host "vm" resolves to a private address, which is not allowed; ' +
         'set SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=true to allow private networks',
     );
     expect(new BlockedAddressError('10.0.0.1', 'private network').message).toMatch(

@@ -20,7 +20,7 @@ const vapi = (extra: Record<string, unknown> = {}) =>
 
 describe('provider credentials', () => {
   it('creates, lists, reads, updates and deletes one; secrets are sealed at rest and read back masked', async () => {
-    const created = await vapi({ webhookSecret: 'whs_very_secret', baseUrl: 'http://127.0.0.1:9999/' });
+    const created = await vapi({ webhookSecret: 'whs_very_secret_and_long_enough', baseUrl: 'http://127.0.0.1:9999/' });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^pcr_/),
@@ -37,7 +37,7 @@ describe('provider credentials', () => {
     const stored = await t.db.database.db.execute(`select * from provider_credentials where id = '${id}'`);
     const text = JSON.stringify((stored as unknown as { rows: unknown[] }).rows);
     expect(text).not.toContain('vapi_private_key_abcd');
-    expect(text).not.toContain('whs_very_secret');
+    expect(text).not.toContain('whs_very_secret_and_long_enough');
 
     expect((await t.request('GET', `/v1/provider-credentials/${id}`, { headers: org.auth })).body).toEqual(
       created.body,
@@ -64,6 +64,62 @@ describe('provider credentials', () => {
 
     expect((await t.request('DELETE', `/v1/provider-credentials/${id}`, { headers: org.auth })).status).toBe(204);
     expect((await t.request('GET', `/v1/provider-credentials/${id}`, { headers: org.auth })).status).toBe(404);
+  });
+
+  it('keeps secrets for the mask only while the base URL keeps its origin; the mask stands for nothing new', async () => {
+    const mask = '••••••';
+    const patch = (id: string, body: Record<string, unknown>) =>
+      t.request('PATCH', `/v1/provider-credentials/${id}`, { headers: org.auth, body });
+    const stored = async (id: string) =>
+      JSON.stringify(
+        (
+          (await t.db.database.db.execute(
+            `select api_key_sealed, webhook_secret_sealed, base_url from provider_credentials where id = '${id}'`,
+          )) as unknown as { rows: unknown[] }
+        ).rows,
+      );
+    const noSecret = (path: string) => ({ path, message: expect.stringMatching(/no secret/) });
+    const giveAgain = (path: string) => ({ path, message: expect.stringMatching(/given again/) });
+
+    const maskedKey = await vapi({ apiKey: mask });
+    expect(maskedKey.status).toBe(422);
+    expect(maskedKey.body.details).toEqual([noSecret('$.apiKey')]);
+    const maskedSecret = await vapi({ webhookSecret: mask });
+    expect(maskedSecret.body.details).toEqual([noSecret('$.webhookSecret')]);
+
+    const { id } = (await vapi({ webhookSecret: 'whs_first_0123456789abcdefgh', baseUrl: 'http://127.0.0.1:9999' }))
+      .body;
+    const before = await stored(id);
+    const refusals: [Record<string, unknown>, string[]][] = [
+      [{ baseUrl: 'http://127.0.0.1:9998' }, ['$.apiKey', '$.webhookSecret']],
+      [{ baseUrl: null, apiKey: mask, webhookSecret: mask }, ['$.apiKey', '$.webhookSecret']],
+      [{ baseUrl: 'https://evil.example.com', apiKey: 'new_key_1111' }, ['$.webhookSecret']],
+      [{ baseUrl: 'https://127.0.0.1:9999', webhookSecret: 'whs_new_0123456789abcdefghij' }, ['$.apiKey']],
+    ];
+    for (const [body, paths] of refusals) {
+      const refused = await patch(id, body);
+      expect(refused.status, JSON.stringify(body)).toBe(422);
+      expect(refused.body.details, JSON.stringify(body)).toEqual(paths.map(giveAgain));
+    }
+    expect(await stored(id)).toBe(before);
+
+    // Another path on the same origin keeps both.
+    const samePlace = await patch(id, { baseUrl: 'http://127.0.0.1:9999/v2', apiKey: mask, webhookSecret: mask });
+    expect(samePlace.status).toBe(200);
+    expect(samePlace.body).toMatchObject({ baseUrl: 'http://127.0.0.1:9999/v2', apiKeyLast4: 'abcd' });
+    // Given again (null makes a new Vapi webhook secret), both change with the origin.
+    const sealedSecret = (await stored(id)).match(/"webhook_secret_sealed":"([^"]+)"/)?.[1];
+    const given = await patch(id, { baseUrl: 'http://127.0.0.1:9998', apiKey: 'new_key_2222', webhookSecret: null });
+    expect(given.status).toBe(200);
+    expect(given.body).toMatchObject({ baseUrl: 'http://127.0.0.1:9998', apiKeyLast4: '2222', webhookSecret: mask });
+    expect(await stored(id)).not.toContain(sealedSecret);
+
+    // A Retell credential with no webhook secret: only the key is asked for; a masked secret is refused.
+    const retell = await create({ provider: 'retell', name: `Retell ${++named}`, apiKey: 'key_retell_5555' });
+    expect((await patch(retell.body.id, { baseUrl: 'http://127.0.0.1:9998' })).body.details).toEqual([
+      giveAgain('$.apiKey'),
+    ]);
+    expect((await patch(retell.body.id, { webhookSecret: mask })).body.details).toEqual([noSecret('$.webhookSecret')]);
   });
 
   it('refuses bad input with one path per problem, and changes nothing', async () => {

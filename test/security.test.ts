@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED_PATHS } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
@@ -90,7 +92,7 @@ describe('secrets never reach the logs, error answers or lists', () => {
     await t.waitForCall(org, placed.body.callId, (call) => call.deliveries[0]?.state === 'delivered');
 
     const providerKey = 'vapi_provider_key_9876';
-    const providerHookSecret = 'vapi_hook_secret_5432';
+    const providerHookSecret = 'vapi_hook_secret_5432_long_enough';
     await t.request('POST', '/v1/provider-credentials', {
       headers: org.auth,
       body: { provider: 'vapi', name: 'Vapi', apiKey: providerKey, webhookSecret: providerHookSecret },
@@ -148,7 +150,8 @@ describe('sessions, CSRF and log-ins', () => {
   const password = 'correct horse battery';
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Behind a proxy on loopback, so that each test can say which client address a request is from.
+    t = await startTestApp({ SWITCHBOARD_TRUSTED_PROXIES: '127.0.0.1' });
     email = `cookies-${Date.now()}@example.com`;
     const signup = await t.request('POST', '/v1/signup', { body: { organization: 'Cookies', email, password } });
     org = { ...signup.body, auth: { authorization: `Bearer ${signup.body.apiKey}` } };
@@ -168,24 +171,61 @@ describe('sessions, CSRF and log-ins', () => {
     expect(plain.cookie).toMatch(/; SameSite=Lax/);
     expect(plain.cookie).toMatch(/; Path=\//);
     expect(plain.cookie).not.toMatch(/; Secure/);
-    // The test talks to the server over loopback: a proxy the default SWITCHBOARD_TRUST_PROXY believes.
+    // The test talks to the server over loopback, which this server lists in SWITCHBOARD_TRUSTED_PROXIES.
     const behindTls = await logIn({ 'x-forwarded-proto': 'https' });
     expect(behindTls.cookie).toMatch(/; Secure/);
   });
 
-  it('believes X-Forwarded-Proto only from the proxies it is told to trust', async () => {
-    const untrusting = await startTestApp({ SWITCHBOARD_TRUST_PROXY: 'false' });
+  it('believes X-Forwarded-* only from SWITCHBOARD_TRUSTED_PROXIES, none by default', async () => {
+    const lines: string[] = [];
+    const logger = {
+      level: 'warn',
+      stream: new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    };
+    // Loopback, a private network and the old default are all not trusted unless listed.
+    const untrusting = await startTestApp({}, undefined, { logger });
+    const deprecated = await startTestApp({ SWITCHBOARD_TRUST_PROXY: '127.0.0.1' }, undefined, { logger });
     try {
-      const mail = `proxy-${Date.now()}@example.com`;
-      await untrusting.request('POST', '/v1/signup', { body: { organization: 'P', email: mail, password } });
-      const response = await untrusting.request('POST', '/v1/login', {
-        body: { email: mail, password },
-        headers: { 'x-forwarded-proto': 'https' },
-      });
-      expect(response.headers.get('set-cookie')).not.toMatch(/; Secure/);
+      expect(lines.join('')).toContain('SWITCHBOARD_TRUST_PROXY is deprecated');
+      for (const [app, believed] of [
+        [untrusting, false],
+        [deprecated, true],
+      ] as const) {
+        const mail = `proxy-${Date.now()}-${believed}@example.com`;
+        await app.request('POST', '/v1/signup', { body: { organization: 'P', email: mail, password } });
+        const response = await app.request('POST', '/v1/login', {
+          body: { email: mail, password },
+          headers: { 'x-forwarded-proto': 'https' },
+        });
+        expect(/; Secure/.test(response.headers.get('set-cookie') ?? ''), `believed: ${believed}`).toBe(believed);
+      }
+      // A forged X-Forwarded-For does not give a client a fresh address to guess from.
+      const mail = `forged-${Date.now()}@example.com`;
+      await untrusting.request('POST', '/v1/signup', { body: { organization: 'F', email: mail, password } });
+      const guesses = [];
+      for (let i = 0; i < 6; i++) {
+        const from = { 'x-forwarded-for': `203.0.113.${i + 1}` };
+        guesses.push(
+          (await untrusting.request('POST', '/v1/login', { body: { email: mail, password: 'wrong' }, headers: from }))
+            .status,
+        );
+      }
+      expect(guesses).toEqual([401, 401, 401, 401, 401, 429]);
     } finally {
       await untrusting.close();
+      await deprecated.close();
     }
+    expect(() => loadConfig({ SWITCHBOARD_TRUSTED_PROXIES: '10.0.0.0/8, uniquelocal' })).toThrow(
+      /SWITCHBOARD_TRUSTED_PROXIES must be a comma list of addresses and CIDRs, got "uniquelocal"/,
+    );
+    expect(loadConfig({ SWITCHBOARD_TRUSTED_PROXIES: '10.0.0.1, 192.168.0.0/16,fd00::/8' }).trustedProxies).toBe(
+      '10.0.0.1,192.168.0.0/16,fd00::/8',
+    );
   });
 
   it('refuses cookie-authenticated writes another site asks for, and nothing changes', async () => {
@@ -231,47 +271,153 @@ describe('sessions, CSRF and log-ins', () => {
     ).toBe(200);
   });
 
-  it('locks an email after 10 failed log-ins in its 15-minute window, even for the right password', async () => {
-    const mail = `locked-${Date.now()}@example.com`;
-    await t.request('POST', '/v1/signup', { body: { organization: 'Locked', email: mail, password } });
-    const attempt = (pass: string, from = '203.0.113.7') =>
-      t.request('POST', '/v1/login', { body: { email: mail, password: pass }, headers: { 'x-forwarded-for': from } });
-    for (let i = 0; i < 10; i++) expect((await attempt('wrong')).status).toBe(401);
-    const locked = await attempt(password, '198.51.100.9');
-    expect(locked.status).toBe(429);
-    expect(locked.body.code).toBe('api:rate_limited');
-    const retryAfter = Number(locked.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(900);
-    expect(locked.headers.get('set-cookie')).toBeNull();
-    // Other accounts are not locked out by it.
-    expect((await logIn()).response.status).toBe(200);
+  it('never uses the session cookie beside an Authorization header: only a Bearer key authenticates', async () => {
+    const { session } = await logIn();
+    const basic = { authorization: `Basic ${Buffer.from('ada:secret').toString('base64')}` };
+    const count = async () => (await t.request('GET', '/v1/agents', { headers: org.auth })).body.data.length;
+    const before = await count();
+    // What another site can make a browser send: its cookie, and Basic credentials it remembers.
+    const crossSite = await t.request('POST', '/v1/agents', {
+      headers: { ...session, ...basic, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: { name: 'Planted' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.code).toBe('api:forbidden');
+    // Even when the request looks same-site, the cookie does not count beside another Authorization.
+    for (const headers of [basic, { authorization: 'Bearer' }, { authorization: 'Bearer sb_live_nope' }]) {
+      for (const [method, path, body] of [
+        ['POST', '/v1/agents', { name: 'Planted' }],
+        ['GET', '/v1/agents', undefined],
+      ] as const) {
+        const response = await t.request(method, path, { headers: { ...session, ...headers }, body });
+        expect(response.status, `${method} ${headers.authorization}`).toBe(401);
+        expect(response.body.code).toBe('api:unauthorized');
+      }
+    }
+    expect(await count()).toBe(before);
+    expect((await t.request('GET', '/v1/agents', { headers: session })).status).toBe(200);
   });
 
-  it('locks an address after 100 failed log-ins across emails; a success forgets the account’s failures', async () => {
-    const from = { 'x-forwarded-for': '192.0.2.44' };
-    for (let i = 0; i < 9; i++) {
-      await t.request('POST', '/v1/login', { body: { email, password: 'nope' }, headers: from });
-    }
-    // Nine failures, then the right password: the email's count starts again.
-    expect((await t.request('POST', '/v1/login', { body: { email, password }, headers: from })).status).toBe(200);
-    const guesses = await Promise.all(
-      Array.from({ length: 91 }, (_, i) =>
-        t.request('POST', '/v1/login', {
-          body: { email: `nobody-${i}@example.com`, password: 'guess' },
-          headers: from,
-        }),
-      ),
+  /** A log-in of `mail` from the client address `from` (this server believes its loopback proxy). */
+  const attempt = (mail: string, pass: string, from: string) =>
+    t.request('POST', '/v1/login', { body: { email: mail, password: pass }, headers: { 'x-forwarded-for': from } });
+  /** Moves every remembered failure `seconds` into the past, as if that much time went by. */
+  const rewind = (seconds: number) =>
+    t.db.database.db.execute(
+      sql`update login_failures set window_start = window_start - make_interval(secs => ${seconds})`,
     );
-    expect(guesses.every((g) => g.status === 401)).toBe(true);
-    const blocked = await t.request('POST', '/v1/login', { body: { email, password }, headers: from });
+
+  it('slows guesses at an email from one address (5, then 1 min, doubling), never its owner elsewhere', async () => {
+    const mail = `guessed-${Date.now()}@example.com`;
+    await t.request('POST', '/v1/signup', { body: { organization: 'Guessed', email: mail, password } });
+    const attacker = '203.0.113.7';
+    for (let i = 0; i < 5; i++) expect((await attempt(mail, 'wrong guess', attacker)).status).toBe(401);
+    // The sixth is refused before its password is checked, the right one included.
+    const waiting = await attempt(mail, password, attacker);
+    expect(waiting.status).toBe(429);
+    expect(waiting.body.code).toBe('api:rate_limited');
+    expect(Number(waiting.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect(Number(waiting.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(waiting.headers.get('set-cookie')).toBeNull();
+    // Its owner, from anywhere else, is not held up at all.
+    const owner = await attempt(mail, password, '198.51.100.9');
+    expect(owner.status).toBe(200);
+    expect(owner.headers.get('set-cookie')).toMatch(/^switchboard_session=/);
+
+    // A minute later one more guess, then twice as long to wait: 2 minutes.
+    await rewind(61);
+    expect((await attempt(mail, 'wrong guess', attacker)).status).toBe(401);
+    const longer = await attempt(mail, 'wrong guess', attacker);
+    expect(longer.status).toBe(429);
+    expect(Number(longer.headers.get('retry-after'))).toBeGreaterThan(110);
+    expect(Number(longer.headers.get('retry-after'))).toBeLessThanOrEqual(120);
+    // Once the wait is over, the right password logs in and forgets the failures.
+    await rewind(121);
+    expect((await attempt(mail, password, attacker)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await attempt(mail, 'typo', attacker)).status).toBe(401);
+  });
+
+  it('lets guesses sent at once use only the tries that are free', async () => {
+    const mail = `rushed-${Date.now()}@example.com`;
+    await attempt(mail, 'first guess', '203.0.113.20');
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => attempt(mail, `guess ${i}`, '203.0.113.20').then((r) => r.status)),
+    );
+    // One failure before, five free in all: at most four of the twenty were checked.
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(4);
+    expect(statuses.filter((status) => status !== 401).every((status) => status === 429)).toBe(true);
+  });
+
+  it('slows an address after 50 failed log-ins across emails, not the accounts elsewhere', async () => {
+    const from = '192.0.2.44';
+    for (let i = 0; i < 50; i++) {
+      expect((await attempt(`nobody-${i}@example.com`, 'guess', from)).status).toBe(401);
+    }
+    const blocked = await attempt(email, password, from);
     expect(blocked.status).toBe(429);
-    const elsewhere = await t.request('POST', '/v1/login', {
-      body: { email, password },
-      headers: { 'x-forwarded-for': '192.0.2.45' },
-    });
-    expect(elsewhere.status).toBe(200);
+    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect((await attempt(email, password, '192.0.2.45')).status).toBe(200);
   }, 60_000);
+
+  it('limits sign-ups per address: 5 an hour by default (SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR)', async () => {
+    // '' is the default: the test helper raises the limit for every other test.
+    const limited = await startTestApp({
+      SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '',
+      SWITCHBOARD_TRUSTED_PROXIES: '127.0.0.1',
+    });
+    try {
+      const signUp = (from: string, i: number) =>
+        limited.request('POST', '/v1/signup', {
+          body: { organization: `Org ${i}`, email: `signup-${i}@example.com`, password },
+          headers: { 'x-forwarded-for': from },
+        });
+      for (let i = 0; i < 5; i++) expect((await signUp('192.0.2.10', i)).status).toBe(201);
+      const refused = await signUp('192.0.2.10', 5);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('api:rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      // Nothing was created: the same email signs up from another address.
+      expect((await signUp('192.0.2.11', 5)).status).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('security headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('the dashboard and /docs carry a CSP without inline scripts, no framing, a referrer policy; every answer nosniff', async () => {
+    for (const path of ['/', '/agents/agt_1', '/docs']) {
+      const response = await fetch(`${t.url}${path}`, { headers: { accept: 'text/html' } });
+      expect(response.status, path).toBe(200);
+      await response.text();
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("default-src 'self'");
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).not.toContain('unsafe-inline');
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(response.headers.get('referrer-policy'), path).toBe('same-origin');
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    const org = await t.signup();
+    const agent = await t.createAgent(org);
+    const { apiToken, apiSecret } = await t.credentials(org, agent.id);
+    const answers = [
+      await t.request('GET', '/v1/agents', { headers: org.auth }),
+      await t.request('GET', '/v1/nothing-here'),
+      await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() } }),
+      await t.request('GET', '/openapi.json'),
+      await t.request('GET', '/healthz'),
+    ];
+    for (const answer of answers) expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  });
 });
 
 describe('the private-address guard on every outbound path, against DNS rebinding', () => {
@@ -314,7 +460,10 @@ describe('the private-address guard on every outbound path, against DNS rebindin
     expect(first.body.error ?? '').not.toMatch(/not allowed/);
     const second = await t.request('POST', `/v1/tools/${tool.body.id}/test`, { headers: org.auth, body: {} });
     expect(second.body).toMatchObject({ request: null, response: null });
-    expect(second.body.error).toMatch(/127\.0\.0\.1.*not allowed \(loopback\)/);
+    expect(second.body.error).toMatch(
+      /^The host "tool\.rebind\.test" resolves to a private address, which is not allowed/,
+    );
+    expect(second.body.error).not.toMatch(/127\.0\.0\.1|loopback/);
     expect(lookups.get('tool.rebind.test')).toBe(2);
   });
 
@@ -353,7 +502,10 @@ describe('the private-address guard on every outbound path, against DNS rebindin
       },
       15_000,
     );
-    expect(failed.providerSync.error).toMatch(/not allowed \(loopback\)/);
+    expect(failed.providerSync.error).toMatch(
+      /"vapi\.rebind\.test" resolves to a private address, which is not allowed/,
+    );
+    expect(failed.providerSync.error).not.toMatch(/127\.0\.0\.1|loopback/);
     expect(receiver.requests).toHaveLength(0);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Org, startTestApp, type TestApp } from './helpers/app.js';
 
@@ -32,11 +33,29 @@ beforeAll(async () => {
   ids.tool = tool.body.id;
   const credential = await t.request('POST', '/v1/provider-credentials', {
     headers: owner.auth,
-    body: { provider: 'vapi', name: 'Owner Vapi', apiKey: 'owner_key_1234' },
+    // A closed port: the agent below publishes there in the background and fails at once.
+    body: { provider: 'vapi', name: 'Owner Vapi', apiKey: 'owner_key_1234', baseUrl: 'http://127.0.0.1:9' },
   });
   ids.credential = credential.body.id;
+  // In use: an agent runs on the credential (deleting it is refused) with the tool attached.
+  const user = await t.createAgent(owner, {
+    name: 'Vapi agent',
+    provider: 'vapi',
+    providerCredentialId: ids.credential,
+    fromNumber: '+14155550100',
+    toolIds: [ids.tool],
+  });
+  ids.vapiAgent = user.id;
 });
 afterAll(() => t.close());
+
+/** An id of the same prefix and length as `id`, made up: no resource ever had it. */
+function neverExisting(id: string): string {
+  const [prefix, rest = ''] = id.split(/_(.*)/s);
+  const digits = '0123456789abcdefghjkmnpqrstvwxyz';
+  const made = Array.from(randomBytes(rest.length), (byte) => digits[byte % 32]).join('');
+  return `${prefix}_${made}`;
+}
 
 /** Every `/v1` route that names a resource by id, with the owner's id to try as a stranger. */
 const byId: Record<string, { id: () => string; body?: unknown }> = {
@@ -85,6 +104,29 @@ describe('tenancy', () => {
     });
     expect(response.status).toBe(404);
     expect(response.body.code).toBe('api:not_found');
+  });
+
+  it.each(Object.keys(byId))(
+    '%s answers a foreign id, in use or not, exactly as an id that never existed',
+    async (route) => {
+      const [method, path] = route.split(' ') as [string, string];
+      const target = byId[route]!;
+      const foreignId = target.id();
+      const ask = async (id: string) => {
+        const response = await t.request(method, path.replace(':id', id), {
+          headers: stranger.auth,
+          body: target.body,
+        });
+        const { requestId: _differs, ...body } = response.body ?? {};
+        return { status: response.status, body: JSON.parse(JSON.stringify(body).replaceAll(id, ':id')) };
+      };
+      expect(await ask(foreignId)).toEqual(await ask(neverExisting(foreignId)));
+    },
+  );
+
+  it('the owner is refused deleting the credential in use, so the comparison above covered an in-use resource', async () => {
+    const refused = await t.request('DELETE', `/v1/provider-credentials/${ids.credential}`, { headers: owner.auth });
+    expect(refused.status).toBe(409);
   });
 
   it('still serves the owner: nothing the stranger tried took effect', async () => {

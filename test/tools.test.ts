@@ -857,6 +857,103 @@ describe('secret header values', () => {
     expect(response.status).toBe(422);
     expect(response.body.details).toEqual([{ path: '$.headers[0].value', message: expect.stringMatching(/mask/) }]);
   });
+
+  const patchTool = (id: string, body: Record<string, unknown>) =>
+    t.request('PATCH', `/v1/tools/${id}`, { headers: org.auth, body });
+
+  it('keeps a secret for the mask only while it stays secret; otherwise 422 asks for the value', async () => {
+    const tool = await createdTool({
+      headers: [
+        { key: 'Authorization', mode: 'fixed', value: 'Bearer sk_live_abc123' },
+        { key: 'X-Custom', mode: 'fixed', value: 'custom_secret_1', secret: true },
+      ],
+    });
+    const mask = '••••••';
+    const refusals: [string, Record<string, unknown>[]][] = [
+      ['made non-secret', [{ key: 'Authorization', mode: 'fixed', value: mask, secret: false }]],
+      ['made a Variable', [{ key: 'Authorization', mode: 'variable', value: mask, secret: true }]],
+      ['renamed', [{ key: 'X-Renamed', mode: 'fixed', value: mask, secret: true }]],
+      [
+        'a new header',
+        [
+          { key: 'Authorization', mode: 'fixed', value: mask },
+          { key: 'X-New-Token', mode: 'fixed', value: mask },
+        ],
+      ],
+    ];
+    for (const [what, headers] of refusals) {
+      const response = await patchTool(tool.id, { headers });
+      expect(response.status, what).toBe(422);
+      expect(response.body.code, what).toBe('api:validation');
+      expect(response.body.details, what).toEqual([
+        { path: `$.headers[${headers.length - 1}].value`, message: expect.stringMatching(/send the real value/) },
+      ]);
+      expect(JSON.stringify(response.body), what).not.toContain('sk_live_abc123');
+    }
+    // Nothing changed: still secret, still sent in full, never readable.
+    const read = await t.request('GET', `/v1/tools/${tool.id}`, { headers: org.auth });
+    expect(read.body.headers).toEqual(tool.headers);
+    expect(JSON.stringify(read.body)).not.toContain('sk_live_abc123');
+    expect((await runTest(tool.id)).received[0].headers.authorization).toBe('Bearer sk_live_abc123');
+
+    // The mask with `secret` left out keeps the secret as it was, whatever the header's name.
+    const kept = await patchTool(tool.id, {
+      headers: [
+        { key: 'authorization', mode: 'fixed', value: mask },
+        { key: 'X-Custom', mode: 'fixed', value: mask },
+      ],
+    });
+    expect(kept.status).toBe(200);
+    expect(kept.body.headers).toEqual([
+      { key: 'authorization', mode: 'fixed', value: mask, secret: true },
+      { key: 'X-Custom', mode: 'fixed', value: mask, secret: true },
+    ]);
+    expect((await runTest(tool.id)).received[0].headers['x-custom']).toBe('custom_secret_1');
+  });
+
+  it('asks for every secret again when the URL moves to another origin; a new path keeps them', async () => {
+    const port = new URL(receiver.url).port;
+    const tool = await createdTool({
+      url: `http://127.0.0.1:${port}/a`,
+      headers: [
+        { key: 'X-Plain', mode: 'fixed', value: 'visible' },
+        { key: 'Authorization', mode: 'fixed', value: 'Bearer sk_live_abc123' },
+        { key: 'X-Token', mode: 'variable', value: '{{token}}' },
+        { key: 'X-Api-Key', mode: 'fixed', value: 'key_987' },
+      ],
+      variables: [{ name: 'token', defaultValue: 't' }],
+    });
+    const giveAgain = (i: number) => ({ path: `$.headers[${i}].value`, message: expect.stringMatching(/given again/) });
+    for (const url of [`http://localhost:${port}/a`, `https://127.0.0.1:${port}/a`, 'http://127.0.0.1:9/a']) {
+      // Headers left out, or written back masked: both would send the stored secrets to the new origin.
+      const omitted = await patchTool(tool.id, { url });
+      expect(omitted.status, url).toBe(422);
+      expect(omitted.body.details, url).toEqual([giveAgain(1), giveAgain(3)]);
+      const masked = await patchTool(tool.id, { url, headers: tool.headers });
+      expect(masked.status, url).toBe(422);
+      expect(masked.body.details, url).toEqual([giveAgain(1), giveAgain(3)]);
+    }
+    expect((await t.request('GET', `/v1/tools/${tool.id}`, { headers: org.auth })).body.url).toBe(
+      `http://127.0.0.1:${port}/a`,
+    );
+
+    // The same origin (scheme, host, port) with another path keeps them.
+    const moved = await patchTool(tool.id, { url: `http://127.0.0.1:${port}/b?x=1`, headers: tool.headers });
+    expect(moved.status).toBe(200);
+    expect((await runTest(tool.id)).received[0].headers.authorization).toBe('Bearer sk_live_abc123');
+
+    // Given again, they go to the new origin.
+    const given = await patchTool(tool.id, {
+      url: `http://localhost:${port}/c`,
+      headers: [
+        { key: 'Authorization', mode: 'fixed', value: 'Bearer for_localhost' },
+        { key: 'X-Api-Key', mode: 'fixed', value: 'key_localhost' },
+      ],
+    });
+    expect(given.status).toBe(200);
+    const sent = (await runTest(tool.id)).received[0];
+    expect(sent.headers).toMatchObject({ authorization: 'Bearer for_localhost', 'x-api-key': 'key_localhost' });
+  });
 });
 
 describe('attaching tools to agents', () => {

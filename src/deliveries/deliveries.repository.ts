@@ -389,12 +389,12 @@ export function createDeliveriesRepository(
       return rowsOf<Raw>(result).map(toDeliveryRow);
     },
 
-    /** The deliveries of these calls, oldest first. */
-    async ofCalls(callIds: string[]): Promise<DeliveryRow[]> {
+    /** The deliveries of these calls of the organization, oldest first. */
+    async ofCalls(organizationId: string, callIds: string[]): Promise<DeliveryRow[]> {
       if (callIds.length === 0) return [];
-      const result = await db.execute(
-        sql`select * from deliveries where call_id = any(${sql.param(callIds)}::text[]) order by id`,
-      );
+      const result = await db.execute(sql`
+        select * from deliveries
+        where organization_id = ${organizationId} and call_id = any(${sql.param(callIds)}::text[]) order by id`);
       return rowsOf<Raw>(result).map(toDeliveryRow);
     },
 

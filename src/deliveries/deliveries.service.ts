@@ -98,9 +98,9 @@ export function createDeliveriesService({
       return (await withAttempts([updated]))[0] as DeliveryView;
     },
 
-    /** The deliveries of these calls, by call id (for the calls API). */
-    async ofCalls(callIds: string[]): Promise<Map<string, DeliveryView[]>> {
-      const views = await withAttempts(await repository.ofCalls(callIds));
+    /** The deliveries of these calls of the organization, by call id (for the calls API). */
+    async ofCalls(organizationId: string, callIds: string[]): Promise<Map<string, DeliveryView[]>> {
+      const views = await withAttempts(await repository.ofCalls(organizationId, callIds));
       return groupBy(views, (view) => view.callId);
     },
   };

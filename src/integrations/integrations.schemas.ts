@@ -27,7 +27,9 @@ const integrationFields = {
   authorization: Type.Union(
     [Type.String({ minLength: 1, maxLength: 4096, pattern: HEADER_VALUE_PATTERN }), Type.Null()],
     {
-      description: 'Sent as "Authorization: Bearer <token>". Write-only: read back masked.',
+      description:
+        'Sent as "Authorization: Bearer <token>". Write-only: read back masked; the mask written back keeps it, ' +
+        'unless the URL moves to another origin, where it must be given again.',
     },
   ),
   signing: Type.Boolean({ default: true }),

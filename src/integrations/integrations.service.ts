@@ -10,6 +10,7 @@ import { newId } from '../lib/ids.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import { isMask, originMoved, writeOnlyProblem } from '../lib/write-only.js';
 import type { IntegrationRow, IntegrationsRepository } from './integrations.repository.js';
 import type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.schemas.js';
 import { buildOutcomePayload, type EndedCall } from './outcome-payload.js';
@@ -89,8 +90,21 @@ export function createIntegrationsService({
     };
   };
 
-  async function check(input: { url?: string; triggerConditions?: CreateIntegrationInput['triggerConditions'] }) {
-    const problems: FieldProblem[] = [];
+  /**
+   * `authorization` as written (src/lib/write-only.ts): the mask, or leaving it out, keeps the stored
+   * token, and only while the URL keeps its origin. The signing secret is not tied to the URL: it is
+   * ours, readable by the organization, and only signatures made with it are sent.
+   */
+  const tokenProblems = (given: string | null | undefined, stored: boolean, urlMoved: boolean): FieldProblem[] => {
+    const message = writeOnlyProblem(given, stored, urlMoved);
+    return message ? [{ path: '$.authorization', message }] : [];
+  };
+
+  async function check(
+    input: { url?: string; triggerConditions?: CreateIntegrationInput['triggerConditions'] },
+    extra: FieldProblem[],
+  ) {
+    const problems: FieldProblem[] = [...extra];
     if (input.url !== undefined) {
       for (const message of await outboundUrlProblems(input.url, { allowPrivateNetworks, resolve })) {
         problems.push({ path: '$.url', message });
@@ -108,12 +122,12 @@ export function createIntegrationsService({
 
   /** A bearer token as stored: sealed, or null to remove it; the mask written back keeps the old one. */
   const sealedToken = (id: string, token: string | null | undefined, current: string | null) =>
-    token === undefined || token === SECRET_MASK ? current : token === null ? null : secretBox.encrypt(token, id);
+    token === undefined || isMask(token) ? current : token === null ? null : secretBox.encrypt(token, id);
 
   return {
     async create(organizationId: string, agentId: string, input: CreateIntegrationInput) {
       if (!(await agentExists(organizationId, agentId))) throw notFound('Agent');
-      await check(input);
+      await check(input, tokenProblems(input.authorization, false, false));
       const id = newId('intg');
       const row = await repository.insert({
         id,
@@ -157,7 +171,8 @@ export function createIntegrationsService({
 
     async update(organizationId: string, id: string, patch: UpdateIntegrationInput) {
       const current = await findOrThrow(organizationId, id);
-      await check(patch);
+      const urlMoved = originMoved(current.url, patch.url);
+      await check(patch, tokenProblems(patch.authorization, current.authorizationSealed !== null, urlMoved));
       const updated = await repository.update(organizationId, id, {
         ...(patch.type !== undefined ? { type: patch.type } : {}),
         ...(patch.url !== undefined ? { url: patch.url } : {}),

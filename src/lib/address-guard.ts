@@ -130,11 +130,17 @@ export function blockedAddressReason(ip: string): string | undefined {
   return v6 ? ipv6Reason(v6) : 'not an IP address';
 }
 
-/** A connection refused because the address it would reach is not public. */
+/**
+ * A connection refused because the address it would reach is not public. Its message is shown to
+ * the organization (a tool's test, "Send test", a delivery attempt, an agent's provider sync): for
+ * a name it says only that the name resolves to a private address, never which one nor its range,
+ * or it would tell anyone who can save a URL what our internal names resolve to (a DNS oracle). An
+ * address the user typed is named with its range: that tells them nothing new.
+ */
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
   /**
-   * @param address the IP address that was refused
+   * @param address the IP address that was refused (on the error for the operator; not in the message for a name)
    * @param reason what {@link blockedAddressReason} said about it
    * @param hostname the name that resolved to `address`, when it was not an IP address itself
    */
@@ -143,10 +149,10 @@ export class BlockedAddressError extends Error {
     readonly reason: string,
     readonly hostname?: string,
   ) {
-    const of = hostname && hostname !== address ? ` of "${hostname}"` : '';
-    super(
-      `The address ${address}${of} is not allowed (${reason}); ` +
-        'set SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=true to allow private networks',
-    );
+    const refused =
+      hostname && hostname !== address
+        ? `The host "${hostname}" resolves to a private address, which is not allowed`
+        : `The address ${address} is not allowed (${reason})`;
+    super(`${refused}; set SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=true to allow private networks`);
   }
 }

@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * What a stored secret reads as (tool headers, integration tokens). Writing it back where a secret
- * is stored keeps that secret, so a read-modify-write never replaces one with dots.
+ * What a stored secret reads as (tool headers, integration tokens, provider keys). Writing it back
+ * where a secret is stored keeps that secret, so a read-modify-write never replaces one with dots;
+ * when it may, is decided in one place, write-only.ts.
  */
 export const SECRET_MASK = '••••••';
 

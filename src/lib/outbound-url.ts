@@ -23,17 +23,16 @@ export async function outboundUrlProblems(
   if (url.hash) problems.push('must not contain a fragment (#…)');
   if (options.allowPrivateNetworks) return problems;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses = [host];
-  if (!isIP(host)) {
-    // A name that does not resolve now may later: only what it resolves to is judged.
-    addresses = options.resolve ? await options.resolve(host).catch(() => []) : [];
+  if (isIP(host)) {
+    const reason = blockedAddressReason(host);
+    if (reason) problems.push(`points at a ${reason} address (${host}), which Switchboard may not reach`);
+    return problems;
   }
-  for (const address of addresses) {
-    const reason = blockedAddressReason(address);
-    if (reason) {
-      problems.push(`points at a ${reason} address (${address}), which Switchboard may not reach`);
-      break;
-    }
+  // A name that does not resolve now may later: only what it resolves to is judged. Which address,
+  // or which kind, is not said (see BlockedAddressError): the name's owner knows, others must not learn it.
+  const addresses = options.resolve ? await options.resolve(host).catch(() => []) : [];
+  if (addresses.some((address) => blockedAddressReason(address) !== undefined)) {
+    problems.push(`its host "${host}" resolves to a private address, which Switchboard may not reach`);
   }
   return problems;
 }

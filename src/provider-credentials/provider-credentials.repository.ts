@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { type Db, isUniqueViolation, rowsOf } from '../db/client.js';
-import { agents, providerCredentials } from '../db/schema/index.js';
+import { providerCredentials } from '../db/schema/index.js';
 
 export type ProviderCredentialRow = typeof providerCredentials.$inferSelect;
 export type NewProviderCredentialRow = typeof providerCredentials.$inferInsert;
@@ -64,18 +64,36 @@ export function createProviderCredentialsRepository(db: Db) {
      * Deletes the credential unless a live agent uses it, checked in the same statement; agents
      * deleted earlier lose it (ON DELETE SET NULL).
      */
+    /**
+     * Every sealed webhook secret of a provider's credentials, whatever their organization: Vapi's
+     * webhook is authenticated by its secret alone before its body is read (decision 0029).
+     */
+    async sealedWebhookSecrets(provider: string): Promise<{ id: string; webhookSecretSealed: string }[]> {
+      const rows = await db
+        .select({ id: providerCredentials.id, webhookSecretSealed: providerCredentials.webhookSecretSealed })
+        .from(providerCredentials)
+        .where(eq(providerCredentials.provider, provider));
+      return rows.flatMap((row) =>
+        row.webhookSecretSealed ? [{ id: row.id, webhookSecretSealed: row.webhookSecretSealed }] : [],
+      );
+    },
+
     async removeUnused(organizationId: string, id: string): Promise<'deleted' | 'in_use' | 'not_found'> {
       const result = await db.execute(sql`
         delete from provider_credentials p
         where p.organization_id = ${organizationId} and p.id = ${id}
-          and not exists (select 1 from agents a where a.provider_credential_id = p.id and a.deleted_at is null)
+          and not exists (
+            select 1 from agents a
+            where a.organization_id = p.organization_id and a.provider_credential_id = p.id and a.deleted_at is null)
         returning p.id`);
       if (rowsOf(result).length > 0) return 'deleted';
+      // Not deleted: the organization has no such credential, or one of its agents uses it. Only the
+      // organization's own credential is looked at, so another's id reads as unknown, used or not.
       const [row] = await db
-        .select({ n: count() })
-        .from(agents)
-        .where(and(eq(agents.providerCredentialId, id), isNull(agents.deletedAt)));
-      return Number(row?.n ?? 0) > 0 ? 'in_use' : 'not_found';
+        .select({ id: providerCredentials.id })
+        .from(providerCredentials)
+        .where(ofOrganization(organizationId, id));
+      return row ? 'in_use' : 'not_found';
     },
   };
 }

@@ -8,9 +8,13 @@ const secret = (description: string) =>
   Type.String({ minLength: 1, maxLength: 4096, pattern: HEADER_VALUE_PATTERN, description });
 
 const name = Type.String({ minLength: 1, maxLength: 100 });
-const apiKey = secret("The provider's private API key. Write-only: read back masked.");
+const apiKey = secret(
+  "The provider's private API key. Write-only: read back masked; the mask written back keeps it, unless the base URL moves to another origin, where it must be given again.",
+);
 const webhookSecret = Type.Union([
-  secret('What the provider signs or authenticates its webhooks with. Write-only: read back masked.'),
+  secret(
+    'What the provider signs or authenticates its webhooks with. Write-only: read back masked; the mask written back keeps it, unless the base URL moves to another origin, where it must be given again (null makes a new one for Vapi).',
+  ),
   Type.Null(),
 ]);
 const baseUrl = Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()], {

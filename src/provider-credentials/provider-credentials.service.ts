@@ -3,6 +3,7 @@ import { randomToken, SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import { isMask, originMoved, writeOnlyProblem } from '../lib/write-only.js';
 import {
   CredentialNameTakenError,
   type ProviderCredentialRow,
@@ -50,6 +51,25 @@ function toView(row: ProviderCredentialRow) {
 
 export type ProviderCredentialView = ReturnType<typeof toView>;
 
+/**
+ * The shortest Vapi webhook secret accepted: Vapi sends it back as `x-vapi-secret`, the only proof a
+ * webhook comes from Vapi, so it must not be guessable; 24 characters of a 64-symbol alphabet are 144
+ * bits. Generated ones are 43 (decision 0029).
+ */
+export const MIN_VAPI_WEBHOOK_SECRET_LENGTH = 24;
+
+/** 422 for a Vapi webhook secret given too short (the mask and null, which keep or make one, pass). */
+function checkWebhookSecretLength(provider: string, given: string | null | undefined): void {
+  if (provider !== 'vapi' || typeof given !== 'string' || given === SECRET_MASK) return;
+  if (given.length >= MIN_VAPI_WEBHOOK_SECRET_LENGTH) return;
+  throw validationError([
+    {
+      path: '$.webhookSecret',
+      message: `must be at least ${MIN_VAPI_WEBHOOK_SECRET_LENGTH} characters (leave it out to have one generated)`,
+    },
+  ]);
+}
+
 const nameConflict = () =>
   new ApiError('conflict', 'A provider credential with this name exists', [
     { path: '$.name', message: 'is taken in the organization' },
@@ -66,11 +86,31 @@ export function createProviderCredentialsService({
   resolve,
   onChanged = async () => {},
 }: ProviderCredentialsServiceDeps) {
-  async function checkBaseUrl(baseUrl: string | null | undefined): Promise<void> {
-    if (baseUrl === undefined || baseUrl === null) return;
-    const problems: FieldProblem[] = (await outboundUrlProblems(baseUrl, { allowPrivateNetworks, resolve })).map(
-      (message) => ({ path: '$.baseUrl', message }),
-    );
+  /**
+   * The base URL's problems, and the secrets' (src/lib/write-only.ts): the mask, or leaving a secret
+   * out, keeps the stored one only while the base URL keeps its origin. Both secrets go there: the
+   * API key with every request, the webhook secret published with Vapi's assistants for Vapi to send
+   * back, so a new host that got it could sign webhooks as the provider.
+   */
+  async function check(
+    input: { baseUrl?: string | null; apiKey?: string; webhookSecret?: string | null },
+    current?: ProviderCredentialRow,
+  ): Promise<void> {
+    const problems: FieldProblem[] = [];
+    if (input.baseUrl !== undefined && input.baseUrl !== null) {
+      for (const message of await outboundUrlProblems(input.baseUrl, { allowPrivateNetworks, resolve })) {
+        problems.push({ path: '$.baseUrl', message });
+      }
+    }
+    const moved = current !== undefined && originMoved(current.baseUrl, input.baseUrl);
+    const secrets = [
+      ['$.apiKey', input.apiKey, current !== undefined],
+      ['$.webhookSecret', input.webhookSecret, Boolean(current?.webhookSecretSealed)],
+    ] as const;
+    for (const [path, given, stored] of secrets) {
+      const message = writeOnlyProblem(given, stored, moved);
+      if (message) problems.push({ path, message });
+    }
     if (problems.length > 0) throw validationError(problems);
   }
 
@@ -88,7 +128,8 @@ export function createProviderCredentialsService({
 
   return {
     async create(organizationId: string, input: CreateProviderCredentialInput): Promise<ProviderCredentialView> {
-      await checkBaseUrl(input.baseUrl);
+      await check(input);
+      checkWebhookSecretLength(input.provider, input.webhookSecret);
       const id = newId('pcr');
       try {
         return toView(
@@ -130,9 +171,10 @@ export function createProviderCredentialsService({
       patch: UpdateProviderCredentialInput,
     ): Promise<ProviderCredentialView> {
       const current = await findOrThrow(organizationId, id);
-      await checkBaseUrl(patch.baseUrl);
-      const apiKey = patch.apiKey === undefined || patch.apiKey === SECRET_MASK ? undefined : patch.apiKey;
-      const webhookSecret = patch.webhookSecret === SECRET_MASK ? undefined : patch.webhookSecret;
+      await check(patch, current);
+      checkWebhookSecretLength(current.provider, patch.webhookSecret);
+      const apiKey = patch.apiKey === undefined || isMask(patch.apiKey) ? undefined : patch.apiKey;
+      const webhookSecret = isMask(patch.webhookSecret) ? undefined : patch.webhookSecret;
       try {
         const updated = await repository.update(organizationId, id, {
           ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -170,6 +212,12 @@ export function createProviderCredentialsService({
     /** The credential's provider, or undefined when the organization has no such credential. */
     async providerOf(organizationId: string, id: string): Promise<CredentialProvider | undefined> {
       return (await repository.find(organizationId, id))?.provider as CredentialProvider | undefined;
+    },
+
+    /** Every webhook secret of the provider's credentials, opened: what its webhooks may present. */
+    async webhookSecrets(provider: CredentialProvider): Promise<string[]> {
+      const rows = await repository.sealedWebhookSecrets(provider);
+      return rows.map((row) => secretBox.decrypt(row.webhookSecretSealed, row.id));
     },
 
     /** The credential with its secrets opened, for a provider adapter. */

@@ -91,7 +91,8 @@ export const ToolHeaderSchema = Type.Object(
     secret: Type.Optional(
       Type.Boolean({
         description:
-          'Stored encrypted and read back masked. Default: true for Authorization, Cookie and names containing key, token, secret, password, auth or signature.',
+          'Stored encrypted and read back masked (Fixed values). Default: true for Authorization, Cookie and names containing key, token, secret, password, auth or signature. ' +
+          'The mask written back keeps the stored value of a header of the same key that stays secret and Fixed; when the URL moves to another origin, every secret value must be given again.',
       }),
     ),
   },

@@ -127,7 +127,7 @@ function IntegrationEditor({
           failure={save.failure}
           hint={
             integration?.authorization === SECRET_MASK
-              ? 'Set (write-only). Leave as is to keep it, clear it to remove it.'
+              ? 'Set (write-only). Leave as is to keep it, clear it to remove it; a URL on another host needs it again.'
               : 'Optional: sent as "Authorization: Bearer <token>".'
           }
         >

@@ -86,7 +86,7 @@ function CredentialForm({
           failure={save.failure}
           hint={
             credential?.apiKeyLast4
-              ? `Stored key ends in …${credential.apiKeyLast4}. Type a new one to replace it.`
+              ? `Stored key ends in …${credential.apiKeyLast4}. Type a new one to replace it; a base URL on another host needs it again.`
               : undefined
           }
         >

@@ -72,7 +72,9 @@ export function HeadersEditor({
               </button>
             </div>
             {header.value === SECRET_MASK && (
-              <div className="hint">A stored secret: leave the dots to keep it, or type a new value.</div>
+              <div className="hint">
+                A stored secret: leave the dots to keep it, or type a new value (a URL on another host needs it again).
+              </div>
             )}
             <FieldError failure={failure} path={`${path}.key`} />
             <FieldError failure={failure} path={`${path}.mode`} />

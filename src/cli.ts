@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { createAuthRepository } from './auth/auth.repository.js';
 import { createAuthService } from './auth/auth.service.js';
+import { passwordProblem } from './auth/password-policy.js';
+import { signClickToCall } from './click-to-call/request-signature.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir.js';
-import { hmacSha256Hex } from './lib/crypto.js';
 import { settleHeapAfterStart } from './lib/heap.js';
 import { openConfiguredDatabase, startServer } from './server.js';
 
@@ -77,13 +78,22 @@ org
   .description('Create an organization with its first user; prints JSON with its apiKey')
   .requiredOption('--name <name>', 'organization name')
   .requiredOption('--email <email>', "the first user's email")
-  .requiredOption('--password <password>', "the first user's password (8+ characters)")
+  .requiredOption(
+    '--password <password>',
+    "the first user's password (10+ characters, not one of the most common passwords)",
+  )
   .action(async (options: { name: string; email: string; password: string }) => {
-    if (options.password.length < 8) fail('--password must be at least 8 characters', 2);
-    const opened = await openConfiguredDatabase(loadConfig());
+    const problem = await passwordProblem(options.password);
+    if (problem) fail(`--password ${problem}`, 2);
+    const config = loadConfig();
+    const opened = await openConfiguredDatabase(config);
     try {
-      // An operator creates organizations even when public sign-up is closed.
-      const auth = createAuthService({ repository: createAuthRepository(opened.database.db), signup: 'open' });
+      // An operator creates organizations even when public sign-up is closed, and is not limited per hour.
+      const auth = createAuthService({
+        repository: createAuthRepository(opened.database.db),
+        signup: 'open',
+        signupLimitPerHour: config.signupLimitPerHour,
+      });
       const result = await auth.signup({
         organization: options.name,
         email: options.email,
@@ -102,8 +112,9 @@ program
   .command('sign')
   .description('Print the lowercase hex HMAC-SHA256 of standard input, keyed with --secret')
   .requiredOption('--secret <secret>', "the agent's API secret")
-  .action((options: { secret: string }) => {
-    process.stdout.write(`${hmacSha256Hex(options.secret, readStdin())}\n`);
+  .option('--timestamp <seconds>', 'sign "<seconds>." followed by standard input, for the signature-timestamp header')
+  .action((options: { secret: string; timestamp?: string }) => {
+    process.stdout.write(`${signClickToCall(options.secret, readStdin(), options.timestamp)}\n`);
   });
 
 function collectVariable(value: string, previous: Record<string, string>): Record<string, string> {
@@ -133,7 +144,12 @@ program
       const base = (options.url ?? process.env.SWITCHBOARD_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
       const body = JSON.stringify({ phone: options.phone, variables: options.var });
       const headers: Record<string, string> = { 'content-type': 'application/json', 'api-key': options.token };
-      if (options.secret) headers.signature = hmacSha256Hex(options.secret, body);
+      if (options.secret) {
+        // Timestamped (decision 0031): accepted whether or not the agent requires signature-timestamp.
+        const timestamp = String(Math.floor(Date.now() / 1000));
+        headers['signature-timestamp'] = timestamp;
+        headers.signature = signClickToCall(options.secret, body, timestamp);
+      }
       if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
       let response: Response;
       try {

@@ -44,16 +44,25 @@ describe('the ready-to-paste examples shown with the credentials', () => {
   };
   const needs: Record<string, string[]> = { node: [], python: ['python3'], curl: ['curl', 'openssl'] };
 
-  it.each(Object.keys(run))('the %s example places a call', async (language) => {
+  // The examples sign in the timestamped form: it must pass whether or not the agent requires it.
+  const cases = Object.keys(run).flatMap((language) => [
+    [language, false],
+    [language, true],
+  ]) as [string, boolean][];
+  it.each(cases)('the %s example places a call (requireSignatureTimestamp %s)', async (language, required) => {
     const missing = needs[language]!.filter((command) => !has(command));
     if (missing.length > 0 && !process.env.CI) {
       console.warn(`skipping the ${language} example: ${missing.join(', ')} not installed`);
       return;
     }
-    const agent = await t.createAgent(org, { firstMessage: 'Hi {{name}}' });
+    const agent = await t.createAgent(org, { firstMessage: 'Hi {{name}}', requireSignatureTimestamp: required });
     const creds = await t.credentials(org, agent.id);
     const code = creds.examples[language]!;
     expect(creds.instructions).toContain(code);
+    expect(code).toContain('signature-timestamp');
+    expect(creds.instructions).toContain(
+      required ? 'This agent requires signature-timestamp' : 'also accepts the signature of the body alone',
+    );
     const output = await run[language]!(code);
     expect(output).toContain('"success":true');
     const calls = await t.request('GET', `/v1/calls?agentId=${agent.id}`, { headers: org.auth });

@@ -200,6 +200,51 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     await page.close();
   }, 60_000);
 
+  it('sets allowed countries and "Require signature timestamp" in the agent form; the test call says why a number is refused', async () => {
+    const page = await browser.newPage();
+    await signUpInBrowser(page, t.url, 'Call guards UI');
+    const api = apiAs(page);
+    await page.getByRole('link', { name: 'Agents' }).click();
+    await page.getByRole('link', { name: 'New agent' }).click();
+    await page.getByLabel('Name').fill('Guarded');
+    await page.getByLabel('Allowed countries').fill('us, XX');
+    await page.getByLabel('Require signature timestamp').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    // The API names the code by its place in the list; the form shows which code that is.
+    await expect
+      .poll(() => page.locator('[data-path="$.allowedCountries[1]"]').textContent())
+      .toMatch(/^XX: is not an ISO 3166 alpha-2 country code/);
+    expect((await api.get('/v1/agents')).data).toEqual([]);
+    await page.getByLabel('Allowed countries').fill('us, ca, US');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.url()).toMatch(/\/agents\/agt_/);
+    const agentId = page.url().split('/').at(-1)!;
+    expect(await api.get(`/v1/agents/${agentId}`)).toMatchObject({
+      allowedCountries: ['US', 'CA'],
+      requireSignatureTimestamp: true,
+    });
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Allowed countries').inputValue()).toBe('US, CA');
+    expect(await page.getByLabel('Require signature timestamp').isChecked()).toBe(true);
+
+    // The test call is signed with a timestamp, as the agent requires; refusals show beside the number.
+    await page.getByLabel('Phone number').fill('+442079460000');
+    await page.getByRole('button', { name: 'Test call' }).click();
+    await expect
+      .poll(() => page.locator('[data-path="$.phone"]').textContent())
+      .toBe('is a number of GB; this agent calls only US, CA (its allowedCountries)');
+    await page.getByLabel('Phone number').fill('+19005550123');
+    await page.getByRole('button', { name: 'Test call' }).click();
+    await expect.poll(() => page.locator('[data-path="$.phone"]').textContent()).toContain('is a premium-rate number');
+    await screenshot(page, 'agents-06-call-guards-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'agents-06-call-guards-390');
+    await page.getByLabel('Phone number').fill(nextPhone());
+    await page.getByRole('button', { name: 'Test call' }).click();
+    await expect.poll(() => page.url()).toMatch(/\/calls\/call_/);
+    await page.close();
+  });
+
   it('adds a webhook with trigger conditions, sends a test, reveals and rotates its secret', async () => {
     const page = await browser.newPage();
     await signUpInBrowser(page, t.url, 'Webhooks UI');

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,24 @@ function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-proc-'));
   dirs.push(dir);
   return dir;
+}
+
+/** Every file and directory under `root` (itself included) that its group or others may access. */
+function openToOthers(root: string): string[] {
+  const open = (statSync(root).mode & 0o077) === 0 ? [] : [root];
+  for (const entry of readdirSync(root, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (!entry.isSymbolicLink() && (statSync(file).mode & 0o077) !== 0) open.push(file);
+  }
+  return open;
+}
+
+/** What a data dir made before decision 0030 looked like: directories 0755, files 0644. */
+function loosen(root: string): void {
+  chmodSync(root, 0o755);
+  for (const entry of readdirSync(root, { withFileTypes: true, recursive: true })) {
+    chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o755 : 0o644);
+  }
 }
 
 async function json(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
@@ -82,9 +100,15 @@ describe('the embedded database directory', () => {
 
     // Data written before a crash is there after it, and the stale lock is taken over.
     const { apiToken, apiSecret } = await setUpAgent(first.url);
+    // Only the service's user can read the data dir: nothing in it is open to group or others.
+    expect(openToOthers(dataDir)).toEqual([]);
     expect(await first.stop('SIGKILL')).toBe('SIGKILL');
+    // A data dir left readable (by an older version, or by hand) is closed again at start.
+    loosen(dataDir);
+    expect(openToOthers(dataDir).length).toBeGreaterThan(900);
     const restarted = await startServerProcess({ SWITCHBOARD_DATA_DIR: dataDir });
     started.push(restarted);
+    expect(openToOthers(dataDir)).toEqual([]);
     const call = await signedCall(restarted.url, apiToken, apiSecret, JSON.stringify({ phone: '+14155550123' }));
     expect(call.status).toBe(200);
 
@@ -255,6 +279,11 @@ describe('the CLI', () => {
     const run = runCli(['sign', '--secret', 'ctcs_secret'], {}, body);
     expect(await run.exited).toBe(0);
     expect(run.stdout().trim()).toBe(createHmac('sha256', 'ctcs_secret').update(body).digest('hex'));
+    const stamped = runCli(['sign', '--secret', 'ctcs_secret', '--timestamp', '1767225600'], {}, body);
+    expect(await stamped.exited).toBe(0);
+    expect(stamped.stdout().trim()).toBe(
+      createHmac('sha256', 'ctcs_secret').update(`1767225600.${body}`).digest('hex'),
+    );
   });
 
   it('org create prints JSON with an apiKey; call signs and sends a click-to-call', async () => {
@@ -275,7 +304,8 @@ describe('the CLI', () => {
     const agent = await json(`${server.url}/v1/agents`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ name: 'CLI agent' }),
+      // The CLI signs with signature-timestamp, so an agent that requires it takes its calls.
+      body: JSON.stringify({ name: 'CLI agent', requireSignatureTimestamp: true }),
     });
     const creds = await json(`${server.url}/v1/agents/${agent.body.id}/credentials`, { headers: auth });
     const call = runCli([
@@ -329,6 +359,7 @@ describe('the CLI', () => {
       ['call', '--token', 't'],
       ['sign'],
       ['org', 'create', '--name', 'x', '--email', 'e@x.io', '--password', 'short'],
+      ['org', 'create', '--name', 'x', '--email', 'e@x.io', '--password', 'Password123'],
     ].map((usage) => ({ usage, run: runCli(usage) }));
     for (const { command, run } of helps) {
       const name = command.join(' ');
@@ -340,5 +371,8 @@ describe('the CLI', () => {
       expect(await run.exited, usage.join(' ')).toBe(2);
       expect(run.stderr(), usage.join(' ')).toMatch(/\S/);
     }
+    // The sign-up's password rules, said the same way.
+    expect(usages.at(-2)?.run.stderr()).toContain('--password must be at least 10 characters');
+    expect(usages.at(-1)?.run.stderr()).toContain('--password is one of the most common passwords');
   });
 });

@@ -52,6 +52,9 @@ export const SimulatorScenario = Type.Object(
 );
 export type SimulatorScenario = Static<typeof SimulatorScenario>;
 
+/** More codes than there are countries (libphonenumber knows 245), so a list of them all fits. */
+export const MAX_ALLOWED_COUNTRIES = 250;
+
 const agentFields = {
   name: Type.String({ minLength: 1, maxLength: 100 }),
   type: StringEnum(AGENT_TYPES),
@@ -62,6 +65,23 @@ const agentFields = {
   firstMessage: Type.String({ maxLength: 2000 }),
   fromNumber: Type.Union([Type.String({ maxLength: 20 }), Type.Null()]),
   disableSignatureVerification: Type.Boolean(),
+  requireSignatureTimestamp: Type.Boolean({
+    description:
+      'Click to call refuses a request without the signature-timestamp header (ctc:001); default false (decision 0031)',
+  }),
+  allowedCountries: Type.Union(
+    [
+      Type.Array(Type.String({ minLength: 2, maxLength: 2, examples: ['US'] }), {
+        minItems: 1,
+        maxItems: MAX_ALLOWED_COUNTRIES,
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'ISO 3166 alpha-2 codes of the countries click to call may dial (ctc:009 for another); null, the default: every country. Duplicates are dropped.',
+    },
+  ),
   maxConcurrentCalls: Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()]),
   rateLimitPerMinute: Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()]),
   maxCallDurationSeconds: Type.Integer({ minimum: 1, maximum: 86_400 }),

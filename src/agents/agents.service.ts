@@ -5,8 +5,9 @@ import type { SecretBox } from '../lib/crypto.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import { isKnownCountry } from '../lib/phone-numbers.js';
 import { placeholdersOf } from '../lib/template.js';
-import { AGENT_TOPIC, type AgentCache } from './agent-cache.js';
+import { AGENT_TOKEN_TOPIC, AGENT_TOPIC, type AgentCache } from './agent-cache.js';
 import type { AgentRow, AgentsRepository, NewAgentRow } from './agents.repository.js';
 import {
   type CreateAgentInput,
@@ -28,6 +29,10 @@ export interface AgentView {
   firstMessage: string;
   fromNumber: string | null;
   disableSignatureVerification: boolean;
+  /** Click to call requires `signature-timestamp` (decision 0031). */
+  requireSignatureTimestamp: boolean;
+  /** The countries click to call may dial, ISO 3166 alpha-2; null: every country. */
+  allowedCountries: string[] | null;
   maxConcurrentCalls: number | null;
   rateLimitPerMinute: number | null;
   maxCallDurationSeconds: number;
@@ -84,6 +89,8 @@ function toView(row: AgentRow): AgentView {
     firstMessage: row.firstMessage,
     fromNumber: row.fromNumber,
     disableSignatureVerification: row.disableSignatureVerification,
+    requireSignatureTimestamp: row.requireSignatureTimestamp,
+    allowedCountries: row.allowedCountries ?? null,
     maxConcurrentCalls: row.maxConcurrentCalls,
     rateLimitPerMinute: row.rateLimitPerMinute,
     maxCallDurationSeconds: row.maxCallDurationSeconds,
@@ -128,6 +135,19 @@ function checkAgent(agent: AgentSettings): FieldProblem[] {
   if (agent.provider === 'simulator' && agent.providerCredentialId != null) {
     problems.push({ path: '$.providerCredentialId', message: 'must be null for the simulator provider' });
   }
+  (agent.allowedCountries ?? []).forEach((code, index) => {
+    if (isKnownCountry(code)) return;
+    const path = `$.allowedCountries[${index}]`;
+    if (isKnownCountry(code.toUpperCase()))
+      problems.push({ path, message: `must be in capitals: "${code.toUpperCase()}"` });
+    else if (code.toUpperCase() === 'UK')
+      problems.push({ path, message: 'is not an ISO 3166 code: the United Kingdom is "GB"' });
+    else
+      problems.push({
+        path,
+        message: 'is not an ISO 3166 alpha-2 country code whose phone numbers are known, e.g. "US"',
+      });
+  });
   const scenario = agent.simulator as SimulatorScenario | null | undefined;
   const status = scenario?.outcome?.status;
   if (status && !(agent.outcomes ?? []).includes(status)) {
@@ -135,6 +155,9 @@ function checkAgent(agent: AgentSettings): FieldProblem[] {
   }
   return problems;
 }
+
+/** A list without its repeats, in first-seen order (problems name the indices as sent, so this comes after). */
+const distinct = (list: string[] | null | undefined) => (list ? [...new Set(list)] : null);
 
 export interface AgentsServiceDeps {
   repository: AgentsRepository;
@@ -162,6 +185,10 @@ export function createAgentsService({
   const endpoint = `${publicUrl}/api/click-to-call`;
 
   const announce = (agentId: string) => changes.publish(AGENT_TOPIC, agentId);
+  // Every process adds a newly issued token to its token index, so it works at once everywhere.
+  const announceToken = async (tokenHash: string | undefined) => {
+    if (tokenHash) await changes.publish(AGENT_TOKEN_TOPIC, tokenHash);
+  };
 
   async function findOrThrow(organizationId: string, id: string): Promise<AgentRow> {
     const row = await repository.find(organizationId, id);
@@ -209,6 +236,7 @@ export function createAgentsService({
       apiSecret,
       variables: placeholdersOf(row.prompt, row.firstMessage),
       signatureRequired: !row.disableSignatureVerification,
+      timestampRequired: row.requireSignatureTimestamp,
     });
     return { apiToken, apiSecret, endpoint, instructions: instructions.text, examples: instructions.examples };
   }
@@ -225,6 +253,8 @@ export function createAgentsService({
         firstMessage: input.firstMessage ?? '',
         fromNumber: input.fromNumber ?? null,
         disableSignatureVerification: input.disableSignatureVerification ?? false,
+        requireSignatureTimestamp: input.requireSignatureTimestamp ?? false,
+        allowedCountries: input.allowedCountries ?? null,
         maxConcurrentCalls: input.maxConcurrentCalls ?? null,
         rateLimitPerMinute: input.rateLimitPerMinute === undefined ? 60 : input.rateLimitPerMinute,
         maxCallDurationSeconds: input.maxCallDurationSeconds ?? 3600,
@@ -234,17 +264,18 @@ export function createAgentsService({
       };
       const problems = await problemsOf(organizationId, settings, settings.toolIds ?? []);
       if (problems.length > 0) throw validationError(problems);
+      settings.allowedCountries = distinct(settings.allowedCountries);
       const id = newId('agt');
-      const credentials = settings.type === 'click_to_call' ? issueCredentials(secretBox, id).columns : {};
-      return toView(
-        await repository.insert({
-          id,
-          organizationId,
-          ...settings,
-          ...credentials,
-          ...publishAgain(settings.provider),
-        }),
-      );
+      const credentials = settings.type === 'click_to_call' ? issueCredentials(secretBox, id).columns : undefined;
+      const inserted = await repository.insert({
+        id,
+        organizationId,
+        ...settings,
+        ...credentials,
+        ...publishAgain(settings.provider),
+      });
+      await announceToken(credentials?.apiTokenHash);
+      return toView(inserted);
     },
 
     async list(organizationId: string, query: { cursor?: string; limit?: number }): Promise<Page<AgentView>> {
@@ -290,14 +321,16 @@ export function createAgentsService({
       }
       const problems = await problemsOf(organizationId, merged, changed.toolIds ?? []);
       if (problems.length > 0) throw validationError(problems);
+      if (changed.allowedCountries) changed.allowedCountries = distinct(changed.allowedCountries);
       const credentials =
-        merged.type === 'click_to_call' && !current.apiTokenHash ? issueCredentials(secretBox, id).columns : {};
+        merged.type === 'click_to_call' && !current.apiTokenHash ? issueCredentials(secretBox, id).columns : undefined;
       const updated = await repository.update(organizationId, id, {
         ...changed,
         ...credentials,
         ...publishAgain(merged.provider),
       });
       if (!updated) throw notFound('Agent');
+      await announceToken(credentials?.apiTokenHash);
       await announce(id);
       return toView(updated);
     },
@@ -316,10 +349,17 @@ export function createAgentsService({
       const row = await findOrThrow(organizationId, id);
       if (row.type !== 'click_to_call')
         throw new ApiError('conflict', 'Only agents of type click_to_call have credentials');
-      const updated = await repository.update(organizationId, id, issueCredentials(secretBox, id).columns);
+      const issued = issueCredentials(secretBox, id).columns;
+      const updated = await repository.update(organizationId, id, issued);
       if (!updated) throw notFound('Agent');
+      await announceToken(issued.apiTokenHash);
       await announce(id);
       return credentialsOf(updated);
+    },
+
+    /** Whether no agent has this click-to-call token, known from memory alone (decision 0029). */
+    isSurelyUnknownToken(apiToken: string): boolean {
+      return cache.isSurelyUnknown(sha256Hex(apiToken));
     },
 
     /** The agent a click-to-call token belongs to, with its secret; undefined when none does. */

@@ -38,13 +38,17 @@ export interface Instructions {
   examples: { curl: string; node: string; python: string };
 }
 
-/** Ready-to-paste examples that sign the exact bytes they send. */
+/**
+ * Ready-to-paste examples that sign the exact bytes they send, in the timestamped form (decision
+ * 0031): it passes whether or not the agent requires `signature-timestamp`.
+ */
 export function buildInstructions(input: {
   endpoint: string;
   apiToken: string;
   apiSecret: string;
   variables: string[];
   signatureRequired: boolean;
+  timestampRequired: boolean;
 }): Instructions {
   const { endpoint, apiToken, apiSecret } = input;
   const variables = Object.fromEntries(
@@ -55,10 +59,12 @@ export function buildInstructions(input: {
     `API_TOKEN='${apiToken}'`,
     `API_SECRET='${apiSecret}'`,
     `BODY='${body.replace(/'/g, `'\\''`)}'`,
-    `SIGNATURE=$(printf '%s' "$BODY" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.*= //')`,
+    `TIMESTAMP=$(date +%s)`,
+    `SIGNATURE=$(printf '%s.%s' "$TIMESTAMP" "$BODY" | openssl dgst -sha256 -hmac "$API_SECRET" | sed 's/^.*= //')`,
     `curl -sS -X POST '${endpoint}' \\`,
     `  -H 'Content-Type: application/json' \\`,
     `  -H "api-key: $API_TOKEN" \\`,
+    `  -H "signature-timestamp: $TIMESTAMP" \\`,
     `  -H "signature: $SIGNATURE" \\`,
     `  --data-raw "$BODY"`,
   ].join('\n');
@@ -69,27 +75,34 @@ export function buildInstructions(input: {
     `const apiSecret = '${apiSecret}';`,
     `// Sign the exact string you send: serialise once, then sign and send that same string.`,
     `const body = JSON.stringify(${body});`,
-    `const signature = createHmac('sha256', apiSecret).update(body).digest('hex');`,
+    `const timestamp = String(Math.floor(Date.now() / 1000));`,
+    `const signature = createHmac('sha256', apiSecret).update(timestamp + '.' + body).digest('hex');`,
     `const response = await fetch('${endpoint}', {`,
     `  method: 'POST',`,
-    `  headers: { 'Content-Type': 'application/json', 'api-key': apiToken, signature },`,
+    `  headers: { 'Content-Type': 'application/json', 'api-key': apiToken, 'signature-timestamp': timestamp, signature },`,
     `  body,`,
     `});`,
     `console.log(response.status, await response.text());`,
   ].join('\n');
   const python = [
-    'import hashlib, hmac, json, urllib.error, urllib.request',
+    'import hashlib, hmac, json, time, urllib.error, urllib.request',
     '',
     `api_token = "${apiToken}"`,
     `api_secret = "${apiSecret}"`,
     '# Sign the exact bytes you send: serialise once, then sign and send those bytes.',
     `body = json.dumps(${body}).encode("utf-8")`,
-    'signature = hmac.new(api_secret.encode("utf-8"), body, hashlib.sha256).hexdigest()',
+    'timestamp = str(int(time.time()))',
+    'signature = hmac.new(api_secret.encode("utf-8"), timestamp.encode("ascii") + b"." + body, hashlib.sha256).hexdigest()',
     'request = urllib.request.Request(',
     `    "${endpoint}",`,
     '    data=body,',
     '    method="POST",',
-    '    headers={"Content-Type": "application/json", "api-key": api_token, "signature": signature},',
+    '    headers={',
+    '        "Content-Type": "application/json",',
+    '        "api-key": api_token,',
+    '        "signature-timestamp": timestamp,',
+    '        "signature": signature,',
+    '    },',
     ')',
     'try:',
     '    with urllib.request.urlopen(request) as response:',
@@ -99,9 +112,14 @@ export function buildInstructions(input: {
   ].join('\n');
   const text = [
     `Send POST ${endpoint} from your backend (never from a browser: the secret must stay private).`,
-    `Headers: "api-key: <API Token>", "Content-Type: application/json" and "signature": the lowercase hex HMAC-SHA256 of the exact request body, keyed with the API Secret.${input.signatureRequired ? '' : ' Signature verification is disabled for this agent, so the signature header is optional.'}`,
+    `Headers: "api-key: <API Token>", "Content-Type: application/json", "signature-timestamp": the current Unix time in seconds, and "signature": the lowercase hex HMAC-SHA256 of the timestamp, a dot and the exact request body (timestamp + "." + body), keyed with the API Secret.${input.signatureRequired ? '' : ' Signature verification is disabled for this agent, so both signature headers are optional.'}`,
+    ...(input.signatureRequired
+      ? [
+          `A timestamp more than 5 minutes from the server's clock is refused (ctc:006), so a captured request cannot be replayed later: sign each request as you send it, from a clock kept in sync. ${input.timestampRequired ? 'This agent requires signature-timestamp (ctc:001 without it).' : 'This agent also accepts the signature of the body alone, without signature-timestamp; turn on "Require signature timestamp" to refuse that.'}`,
+        ]
+      : []),
     `Body: {"phone": "+E.164 number", "variables": {"name": "value", …}}. Variables are strings; reference them in the prompt or first message as {{name}}. Send optional variables as "" rather than leaving them out.`,
-    'Add an "Idempotency-Key" header to make a retried request return the first answer instead of placing a second call.',
+    'Add an "Idempotency-Key" header to make a retried request return the first answer instead of placing a second call. Within the 5 minutes the same signed request is accepted again; the Idempotency-Key is what makes a repeat (or a replay) place no second call.',
     '',
     'curl:',
     curl,

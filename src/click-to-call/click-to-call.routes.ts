@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { logCallId } from '../calls/log-call-id.js';
 import { ClickToCallBody, ClickToCallHeaders, ClickToCallResponses } from './click-to-call.schemas.js';
 import type { ClickToCallService } from './click-to-call.service.js';
@@ -40,17 +40,25 @@ export async function clickToCallRoutes(app: FastifyInstance, { clickToCall }: {
     tags: ['Click to call'],
     summary: 'Start a call to a lead',
     description:
-      "Signed with the agent's API secret: `signature` is the lowercase hex HMAC-SHA256 of the exact body. The checks run in the order of CONTRACT §3; the first that fails answers.",
+      'Signed with the agent\'s API secret: `signature` is the lowercase hex HMAC-SHA256 of the exact body, or of `timestamp + "." + body` with a `signature-timestamp` header (at most 300 s off). The checks run in the order of CONTRACT §3; the first that fails answers. Premium-rate, shared-cost and other costly numbers, and numbers outside the agent\'s `allowedCountries`, are ctc:009.',
     security: [{ ctcApiKey: [], ctcSignature: [] }, { ctcApiKey: [] }],
     headers: ClickToCallHeaders,
     body: ClickToCallBody,
     response: ClickToCallResponses,
   };
-  app.post('/api/click-to-call', { schema }, async (request, reply) => {
+  // A missing or surely unknown token is refused before the body is read: a flood of made-up
+  // tokens costs no body, no parsing and no query (decision 0029).
+  const onRequest = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    const refusal = clickToCall.refuseBeforeBody({ requestId: request.id, apiKey: header(request.headers['api-key']) });
+    if (refusal) reply.status(refusal.status).send(refusal.body);
+    else done();
+  };
+  app.post('/api/click-to-call', { schema, onRequest }, async (request, reply) => {
     const response = await clickToCall.trigger({
       requestId: request.id,
       apiKey: header(request.headers['api-key']),
       signature: header(request.headers.signature),
+      signatureTimestamp: header(request.headers['signature-timestamp']),
       idempotencyKey: header(request.headers['idempotency-key']),
       rawBody: Buffer.isBuffer(request.body) ? request.body : undefined,
     });

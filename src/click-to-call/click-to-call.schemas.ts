@@ -28,6 +28,14 @@ export const ClickToCallBody = Type.Object(
 );
 
 export const ClickToCallHeaders = Type.Object({
+  'signature-timestamp': Type.Optional(
+    Type.String({
+      pattern: '^[0-9]+$',
+      description:
+        'Unix time in seconds. When sent, `signature` covers `timestamp + "." + body`, and a timestamp more than 300 s from the server\'s clock is ctc:006; required when the agent sets `requireSignatureTimestamp` (ctc:001 without it). Within the 300 s the same request is accepted again: send an `Idempotency-Key` so a repeat places no second call (decision 0031).',
+      examples: ['1767225600'],
+    }),
+  ),
   'idempotency-key': Type.Optional(
     Type.String({
       maxLength: 255,
@@ -63,6 +71,19 @@ const ClickToCallSuccess = Type.Object(
 
 const CODES = Object.keys(CTC_ERRORS) as CtcCode[];
 
+const EXAMPLE_DETAILS: Partial<Record<CtcCode, { path: string; message: string }>> = {
+  'ctc:006': {
+    path: 'headers.signature-timestamp',
+    message:
+      'is 412 s in the past; at most 300 s either way is accepted: sign each request as it is sent, with a synchronised clock',
+  },
+  'ctc:009': {
+    path: '$.phone',
+    message:
+      'is a premium-rate number (US); click to call refuses premium-rate, shared-cost, personal, pager and voicemail numbers (toll-fraud protection)',
+  },
+};
+
 function errorResponse(status: number, description: string, headers?: Record<string, object>) {
   const codes = CODES.filter((code) => CTC_ERRORS[code].status === status);
   return Type.Object(
@@ -71,7 +92,12 @@ function errorResponse(status: number, description: string, headers?: Record<str
       code: Type.String({ enum: codes }),
       message: Type.String({ enum: codes.map((code) => CTC_ERRORS[code].message) }),
       requestId: Type.String(),
-      details: Type.Optional(Type.Array(FieldProblem, { description: 'ctc:009 and ctc:011: what is wrong, by field' })),
+      details: Type.Optional(
+        Type.Array(FieldProblem, {
+          description:
+            'ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header',
+        }),
+      ),
       callId: Type.Optional(Type.String({ description: 'ctc:008: the call recorded as failed' })),
     },
     {
@@ -88,9 +114,7 @@ function errorResponse(status: number, description: string, headers?: Record<str
               code,
               message: CTC_ERRORS[code].message,
               requestId: 'req_01JD8Y6Q4S',
-              ...(code === 'ctc:009'
-                ? { details: [{ path: '$.phone', message: 'must be a valid phone number' }] }
-                : {}),
+              ...(EXAMPLE_DETAILS[code] ? { details: [EXAMPLE_DETAILS[code]] } : {}),
             },
           },
         ]),

@@ -1,19 +1,23 @@
 import type { SimulatorScenario } from '../agents/agents.schemas.js';
 import { type AgentsService, type CallTriggerAgent, isConfigured } from '../agents/agents.service.js';
 import type { CallsService } from '../calls/calls.service.js';
-import { hexDigestEquals, hmacSha256Hex, sha256Hex } from '../lib/crypto.js';
+import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { placeholdersOf } from '../lib/template.js';
 import type { ProviderName, ProviderRegistry, StartCallRequest, StartCallResult } from '../providers/voice-provider.js';
 import type { ClickToCallRepository, IdempotencyRow } from './click-to-call.repository.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
+import { numberPolicyProblems } from './number-policy.js';
 import { parseClickToCallBody } from './request-body.js';
+import { signClickToCall, verifyClickToCallSignature } from './request-signature.js';
 
 /** A click-to-call request as received: headers and the exact bytes of the body. */
 export interface ClickToCallRequest {
   requestId: string;
   apiKey: string | undefined;
   signature: string | undefined;
+  /** `signature-timestamp`: Unix seconds, signed with the body (decision 0031). */
+  signatureTimestamp: string | undefined;
   idempotencyKey: string | undefined;
   rawBody: Buffer | undefined;
 }
@@ -141,12 +145,18 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     const { row } = agent;
     const rawBody = request.rawBody ?? Buffer.alloc(0);
 
-    // 4–5. The signature over the bytes received, compared in constant time.
+    // 4–5. The signature over the bytes received (after "<signature-timestamp>." when one is sent),
+    // compared in constant time; a timestamp more than 5 minutes off is refused.
     if (!row.disableSignatureVerification) {
-      if (!request.signature) return ctcError('ctc:001', requestId);
-      if (!hexDigestEquals(hmacSha256Hex(agent.apiSecret, rawBody), request.signature.trim())) {
-        return ctcError('ctc:006', requestId);
-      }
+      const verdict = verifyClickToCallSignature({
+        secret: agent.apiSecret,
+        rawBody,
+        signature: request.signature,
+        timestamp: request.signatureTimestamp,
+        requireTimestamp: row.requireSignatureTimestamp,
+        nowMs: now().getTime(),
+      });
+      if (!verdict.ok) return ctcError(verdict.code, requestId, { details: verdict.details });
     }
 
     // A retried request answers what the first one did, before it counts against the rate limit.
@@ -168,6 +178,9 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     // 8. The body.
     const body = parseClickToCallBody(request.rawBody);
     if (!body.ok) return ctcError('ctc:009', requestId, { details: body.details });
+    // Costly number types and the agent's countries (toll fraud, decision 0031).
+    const refusedNumber = numberPolicyProblems(body.phone, row.allowedCountries ?? null);
+    if (refusedNumber.length > 0) return ctcError('ctc:009', requestId, { details: refusedNumber });
 
     // Variables the script uses but the request left out are sent as "", never undefined.
     const variables: Record<string, string> = Object.fromEntries([
@@ -251,6 +264,20 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
   }
 
   const service = {
+    /**
+     * Checks 1–3 from the headers alone, before the body is read: the refusal when the token is
+     * missing or surely unknown (memory says so, decision 0029), else undefined and `trigger` goes on.
+     */
+    refuseBeforeBody(request: Pick<ClickToCallRequest, 'requestId' | 'apiKey'>): CtcResponse | undefined {
+      const response = !request.apiKey
+        ? ctcError('ctc:001', request.requestId)
+        : agents.isSurelyUnknownToken(request.apiKey)
+          ? ctcError('ctc:003', request.requestId)
+          : undefined;
+      if (response) answered(String(response.body.code));
+      return response;
+    },
+
     async trigger(request: ClickToCallRequest): Promise<CtcResponse> {
       const response = await answer(request);
       const { code } = response.body;
@@ -272,10 +299,13 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     ): Promise<CtcResponse> {
       const { apiToken, apiSecret } = await agents.credentials(organizationId, agentId);
       const rawBody = Buffer.from(JSON.stringify({ phone: input.phone, variables: input.variables ?? {} }));
+      // Timestamped, so it passes whether or not the agent requires signature-timestamp.
+      const timestamp = String(Math.floor(now().getTime() / 1000));
       return service.trigger({
         requestId,
         apiKey: apiToken,
-        signature: hmacSha256Hex(apiSecret, rawBody),
+        signature: signClickToCall(apiSecret, rawBody, timestamp),
+        signatureTimestamp: timestamp,
         idempotencyKey: undefined,
         rawBody,
       });

@@ -106,6 +106,10 @@ export interface Agent {
   firstMessage: string;
   fromNumber: string | null;
   disableSignatureVerification: boolean;
+  /** Click to call refuses a request without `signature-timestamp`. */
+  requireSignatureTimestamp: boolean;
+  /** ISO 3166 alpha-2 codes click to call may dial; null: every country. */
+  allowedCountries: string[] | null;
   maxConcurrentCalls: number | null;
   rateLimitPerMinute: number | null;
   maxCallDurationSeconds: number;

@@ -50,12 +50,21 @@ export function asFailure(error: unknown): ApiFailure {
   return error instanceof ApiFailure ? error : new ApiFailure(0, 'network', String(error));
 }
 
-/** The API's problem at one JSON path (`$.name`), shown beside its field. */
-export function FieldError({ failure, path }: { failure: ApiFailure | null | undefined; path: string }) {
+/** The API's problem at one JSON path (`$.name`), shown beside its field; `label` names an item of a list. */
+export function FieldError({
+  failure,
+  path,
+  label,
+}: {
+  failure: ApiFailure | null | undefined;
+  path: string;
+  label?: string;
+}) {
   const messages = failure?.details.filter((d) => d.path === path).map((d) => d.message) ?? [];
   if (messages.length === 0) return null;
   return (
     <div className="error" role="alert" data-path={path}>
+      {label ? `${label}: ` : ''}
       {messages.join('; ')}
     </div>
   );

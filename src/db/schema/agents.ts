@@ -28,6 +28,10 @@ export const agents = pgTable(
     toolIds: jsonb('tool_ids').$type<string[]>().notNull(),
     outcomes: jsonb('outcomes').$type<string[]>().notNull(),
     simulator: jsonb('simulator').$type<unknown>(),
+    /** ISO 3166 alpha-2 codes click to call may dial; null: every country (decision 0031). */
+    allowedCountries: jsonb('allowed_countries').$type<string[]>(),
+    /** Click to call refuses a request without `signature-timestamp` (decision 0031). */
+    requireSignatureTimestamp: boolean('require_signature_timestamp').notNull().default(false),
     /**
      * Click-to-call credentials. The token is never stored: it is derived from the master key and
      * `apiTokenNonce` when shown, and looked up by its SHA-256 (`apiTokenHash`). The secret is

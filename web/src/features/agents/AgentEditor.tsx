@@ -43,6 +43,9 @@ interface Draft {
   firstMessage: string;
   fromNumber: string;
   disableSignatureVerification: boolean;
+  requireSignatureTimestamp: boolean;
+  /** Country codes as typed, separated by commas or spaces; empty: every country. */
+  allowedCountries: string;
   maxConcurrentCalls: string;
   rateLimitPerMinute: string;
   maxCallDurationSeconds: string;
@@ -62,6 +65,8 @@ function draftOf(agent: Agent | undefined): Draft {
     firstMessage: agent?.firstMessage ?? '',
     fromNumber: agent?.fromNumber ?? '',
     disableSignatureVerification: agent?.disableSignatureVerification ?? false,
+    requireSignatureTimestamp: agent?.requireSignatureTimestamp ?? false,
+    allowedCountries: agent?.allowedCountries?.join(', ') ?? '',
     maxConcurrentCalls: agent?.maxConcurrentCalls?.toString() ?? '',
     rateLimitPerMinute: agent ? (agent.rateLimitPerMinute?.toString() ?? '') : '60',
     maxCallDurationSeconds: String(agent?.maxCallDurationSeconds ?? 3600),
@@ -69,6 +74,14 @@ function draftOf(agent: Agent | undefined): Draft {
     toolIds: agent?.toolIds ?? [],
     simulator: agent?.simulator ?? null,
   };
+}
+
+/** The country codes typed, in capitals; the API says which one it does not know. */
+function countryCodes(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((code) => code.trim().toUpperCase())
+    .filter(Boolean);
 }
 
 /** A number field as typed: empty is null (no limit), a number is a number, anything else goes as text. */
@@ -89,6 +102,8 @@ function bodyOf(draft: Draft) {
     firstMessage: draft.firstMessage,
     fromNumber: draft.fromNumber.trim() || null,
     disableSignatureVerification: draft.disableSignatureVerification,
+    requireSignatureTimestamp: draft.requireSignatureTimestamp,
+    allowedCountries: countryCodes(draft.allowedCountries).length > 0 ? countryCodes(draft.allowedCountries) : null,
     maxConcurrentCalls: numberOrNull(draft.maxConcurrentCalls),
     rateLimitPerMinute: numberOrNull(draft.rateLimitPerMinute),
     maxCallDurationSeconds: numberOrNull(draft.maxCallDurationSeconds) ?? 3600,
@@ -288,6 +303,26 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
         <Field label="Outcomes" path="$.outcomes" failure={failure} hint="Comma separated, UPPER_SNAKE_CASE.">
           {(fieldId) => <input id={fieldId} value={draft.outcomes} onChange={(e) => set('outcomes', e.target.value)} />}
         </Field>
+        <Field
+          label="Allowed countries"
+          path="$.allowedCountries"
+          failure={failure}
+          hint="Two-letter country codes click to call may dial, e.g. US, CA. Empty: every country. Premium-rate and shared-cost numbers are always refused."
+        >
+          {(fieldId) => (
+            <input
+              id={fieldId}
+              value={draft.allowedCountries}
+              placeholder="Every country"
+              autoCapitalize="characters"
+              onChange={(e) => set('allowedCountries', e.target.value)}
+            />
+          )}
+        </Field>
+        {countryCodes(draft.allowedCountries).map((code, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the API names each code by its place in the list
+          <FieldError key={index} failure={failure} path={`$.allowedCountries[${index}]`} label={code} />
+        ))}
         <div className="field">
           <label className="inline">
             <input type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.target.checked)} />
@@ -303,6 +338,18 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
           </label>
           <div className="hint">
             Leave verification on unless your backend cannot sign: anyone with the API Token could then place calls.
+          </div>
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={draft.requireSignatureTimestamp}
+              onChange={(e) => set('requireSignatureTimestamp', e.target.checked)}
+            />
+            Require signature timestamp
+          </label>
+          <div className="hint">
+            Refuse requests signed without a signature-timestamp header, so a captured request cannot be replayed after
+            5 minutes.
           </div>
         </div>
         <fieldset className="field">

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Which parts of the service a process runs. */
@@ -26,6 +27,12 @@ export interface Config {
    * for statements that are slow by nature; migrations are not bound by it.
    */
   readonly databaseTimeoutMs: number;
+  /**
+   * `SWITCHBOARD_MAX_CONNECTIONS`, default 10,000: HTTP sockets open at once; beyond, new ones are
+   * closed as they are accepted, so idle sockets cannot use up the process's file descriptors
+   * (decision 0029). Keep it well below `ulimit -n`.
+   */
+  readonly maxConnections: number;
   /** `SWITCHBOARD_DATA_DIR`, default `./.switchboard`, resolved against the working directory. */
   readonly dataDir: string;
   /** `SWITCHBOARD_MASTER_KEY`: 32 bytes, base64. Generated into the data dir when absent in embedded mode. */
@@ -35,13 +42,22 @@ export interface Config {
   /** `SWITCHBOARD_ALLOW_PRIVATE_NETWORKS`, default false: outbound requests may reach private addresses only when true. */
   readonly allowPrivateNetworks: boolean;
   /**
-   * `SWITCHBOARD_TRUST_PROXY`: the proxies whose `X-Forwarded-For` / `-Proto` / `-Host` are believed
-   * (Fastify's `trustProxy`: `true`, `false`, or a comma list of addresses, CIDRs and
-   * `loopback` / `linklocal` / `uniquelocal`). Default `loopback,linklocal,uniquelocal`: a load
-   * balancer on the same host or a private network, never a client on the internet, whose forged
-   * headers would otherwise choose the address the log-in limit counts and the cookie's `Secure`.
+   * `SWITCHBOARD_TRUSTED_PROXIES`, default none: the proxies (a comma list of addresses and CIDRs)
+   * whose `X-Forwarded-For` / `-Proto` / `-Host` are believed. Anyone else's are ignored: they
+   * would choose the address the log-in and sign-up limits count and the cookie's `Secure`
+   * (decision 0030). Its old name `SWITCHBOARD_TRUST_PROXY` (`true`, `false` or a list, which may
+   * also name `loopback`, `linklocal`, `uniquelocal`) is still read when the new one is absent,
+   * with a warning at start; its old default (those three words) is gone.
    */
-  readonly trustProxy: boolean | string;
+  readonly trustedProxies: boolean | string;
+  /**
+   * `SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR`, default 5: sign-ups one client address may make in an
+   * hour; more answer 429 (decision 0030). The test suites raise it, signing up many organizations
+   * from 127.0.0.1.
+   */
+  readonly signupLimitPerHour: number;
+  /** Settings that are read but deprecated, each with what replaces it: logged as warnings at start. */
+  readonly deprecations: readonly string[];
   /** `SWITCHBOARD_RETRY_SCHEDULE`: seconds between webhook delivery attempts; absent means the contract's schedule. */
   readonly retryScheduleSeconds: readonly number[] | undefined;
   /**
@@ -125,11 +141,37 @@ function readRetrySchedule(env: Env): number[] | undefined {
   return values;
 }
 
-function readTrustProxy(raw: string | undefined): boolean | string {
-  const value = (raw ?? '').trim();
-  if (value === '') return 'loopback,linklocal,uniquelocal';
-  if (value === 'true' || value === 'false') return value === 'true';
-  return value;
+/** An address or a CIDR (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+function readTrustedProxies(env: Env, deprecations: string[]): boolean | string {
+  const raw = env.SWITCHBOARD_TRUSTED_PROXIES?.trim();
+  const old = env.SWITCHBOARD_TRUST_PROXY?.trim();
+  if (raw) {
+    if (old) deprecations.push('SWITCHBOARD_TRUST_PROXY is ignored: SWITCHBOARD_TRUSTED_PROXIES is set');
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.find((entry) => !isAddressOrCidr(entry));
+    if (bad !== undefined) {
+      throw new ConfigError(
+        `SWITCHBOARD_TRUSTED_PROXIES must be a comma list of addresses and CIDRs, got "${bad}" in "${raw}"`,
+      );
+    }
+    return entries.join(',');
+  }
+  if (old) {
+    deprecations.push(
+      'SWITCHBOARD_TRUST_PROXY is deprecated and will be removed: set SWITCHBOARD_TRUSTED_PROXIES (addresses and CIDRs) instead',
+    );
+    return old === 'true' || old === 'false' ? old === 'true' : old;
+  }
+  return false;
 }
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -140,16 +182,20 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     /\/+$/,
     '',
   );
+  const deprecations: string[] = [];
   return Object.freeze({
     port,
     host,
     databaseUrl,
     databaseTimeoutMs: readInteger(env, 'SWITCHBOARD_DATABASE_TIMEOUT_MS', 1500, 100, 600_000),
+    maxConnections: readInteger(env, 'SWITCHBOARD_MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     dataDir: path.resolve(cwd, env.SWITCHBOARD_DATA_DIR || '.switchboard'),
     masterKey: env.SWITCHBOARD_MASTER_KEY || undefined,
     publicUrl,
     allowPrivateNetworks: readBoolean(env, 'SWITCHBOARD_ALLOW_PRIVATE_NETWORKS', false),
-    trustProxy: readTrustProxy(env.SWITCHBOARD_TRUST_PROXY),
+    trustedProxies: readTrustedProxies(env, deprecations),
+    signupLimitPerHour: readInteger(env, 'SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR', 5, 1, 1_000_000),
+    deprecations: Object.freeze(deprecations),
     retryScheduleSeconds: readRetrySchedule(env),
     autoDisableSeconds: readInteger(env, 'SWITCHBOARD_AUTO_DISABLE_SECONDS', 5 * 24 * 3600, 1, 365 * 24 * 3600),
     shutdownGraceMs: readInteger(env, 'SWITCHBOARD_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PAGE_SECURITY_HEADERS } from './lib/page-security-headers.js';
 
 /** Where `npm run build` puts the dashboard: dist/web, found from this file in src/ or in dist/. */
 export function dashboardDir(): string | undefined {
@@ -28,7 +29,7 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * The dashboard (CONTRACT §7), served by the API process at `/`: the files Vite built (its
+ * The dashboard (docs/interface.md#dashboard), served by the API process at `/`: the files Vite built (its
  * `assets/` are content-hashed, so cached for a year), and index.html for any other page a browser
  * asks for (the app routes in the browser). A few lines instead of @fastify/static: the server
  * starts without loading a file-serving stack it needs only when a browser comes (decision 0021).
@@ -40,6 +41,7 @@ export async function dashboardRoutes(app: FastifyInstance, { dir }: { dir: stri
     return reply
       .type(TYPES[path.extname(file)] ?? 'application/octet-stream')
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .headers(PAGE_SECURITY_HEADERS)
       .send(body);
   };
 

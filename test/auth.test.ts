@@ -42,6 +42,27 @@ describe('sign-up', () => {
     expect(paths).toEqual(['$.email', '$.extra', '$.organization', '$.password']);
   });
 
+  it('refuses a password under 10 characters or among the most common, saying why at $.password', async () => {
+    const signUp = (password: string) =>
+      t.request('POST', '/v1/signup', { body: { organization: 'Weak', email: 'weak@example.com', password } });
+    const short = await signUp('horse 123');
+    expect(short.status).toBe(422);
+    expect(short.body).toMatchObject({
+      code: 'api:validation',
+      details: [{ path: '$.password', message: expect.stringContaining('10 characters') }],
+    });
+    // zxcvbn-ts's list of common passwords, whatever the letters' case.
+    for (const common of ['password123', 'Password123', 'qwertyuiop', '1234567890', 'iloveyou12']) {
+      const refused = await signUp(common);
+      expect(refused.status, common).toBe(422);
+      expect(refused.body.details, common).toEqual([
+        { path: '$.password', message: expect.stringContaining('one of the most common passwords') },
+      ]);
+    }
+    // Nothing was created: the email is still free.
+    expect((await signUp('correct horse')).status).toBe(201);
+  });
+
   it('answers malformed JSON with api:validation', async () => {
     const response = await t.request('POST', '/v1/signup', { body: '{"organization": ' });
     expect(response.status).toBe(422);

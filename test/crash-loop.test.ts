@@ -31,7 +31,7 @@ const MAX_CALL_SECONDS = 4;
 /** How long a simulated "live" call stays in progress before the simulator ends it. */
 const LIVE_DELAY_MS = 1_500;
 const VAPI_FROM = '+14155550100';
-const VAPI_SECRET = 'vapi_crash_loop_secret';
+const VAPI_SECRET = 'vapi_crash_loop_secret_00001';
 
 const CRASH_ENV = {
   SWITCHBOARD_SIGNUP: 'open',
@@ -174,7 +174,7 @@ async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
     body: {
       organization: 'Crash loop',
       email: `l-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'pw-123456',
+      password: 'correct horse battery',
     },
   });
   expect(signup.status).toBe(201);

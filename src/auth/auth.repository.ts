@@ -1,10 +1,16 @@
-import { and, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, max, min, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { apiKeys, loginFailures, organizations, sessions, users } from '../db/schema/index.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export interface AttemptCount {
+  count: number;
+  first: Date;
+  last: Date;
+}
 
 export interface Principal {
   organizationId: string;
@@ -13,32 +19,56 @@ export interface Principal {
 
 export function createAuthRepository(db: Db) {
   return {
-    /** Failed log-ins counted for each key in the window that starts at `windowStart`. */
-    async loginFailureCounts(keys: string[], windowStart: Date): Promise<Map<string, number>> {
+    /**
+     * Attempts counted for each key since `since` (decision 0030): how many, and when the first and
+     * the latest were. The login_failures table holds them, a row per key and second: failed
+     * log-ins per account and address and per address, sign-ups per address.
+     */
+    async attemptsSince(keys: string[], since: Date): Promise<Map<string, AttemptCount>> {
       const rows = await db
-        .select({ key: loginFailures.key, count: loginFailures.count })
+        .select({
+          key: loginFailures.key,
+          count: sql<number>`sum(${loginFailures.count})`.mapWith(Number),
+          first: min(loginFailures.windowStart),
+          last: max(loginFailures.windowStart),
+        })
         .from(loginFailures)
-        .where(and(inArray(loginFailures.key, keys), eq(loginFailures.windowStart, windowStart)));
-      return new Map(rows.map((row) => [row.key, row.count]));
+        .where(and(inArray(loginFailures.key, keys), gt(loginFailures.windowStart, since)))
+        .groupBy(loginFailures.key);
+      return new Map(
+        rows
+          .filter((row) => row.count > 0 && row.first && row.last)
+          .map((row) => [row.key, { count: row.count, first: row.first!, last: row.last! }]),
+      );
     },
 
-    /** One more failed log-in for each key, in one statement (every process shares the counts). */
-    async recordLoginFailure(keys: string[], windowStart: Date): Promise<void> {
+    /** One more attempt for each key at `at` (to the second), in one statement that every process shares. */
+    async recordAttempt(keys: string[], at: Date): Promise<void> {
+      const second = new Date(at.getTime() - (at.getTime() % 1000));
       await db
         .insert(loginFailures)
-        .values(keys.map((key) => ({ key, windowStart, count: 1 })))
+        .values(keys.map((key) => ({ key, windowStart: second, count: 1 })))
         .onConflictDoUpdate({
           target: [loginFailures.key, loginFailures.windowStart],
           set: { count: sql`${loginFailures.count} + 1` },
         });
     },
 
-    /** A successful log-in forgets the account's failures (not the address's). */
-    async clearLoginFailures(key: string): Promise<void> {
+    /** Takes back one attempt recorded with `recordAttempt(…, at)`. */
+    async forgetAttempt(key: string, at: Date): Promise<void> {
+      const second = new Date(at.getTime() - (at.getTime() % 1000));
+      await db
+        .update(loginFailures)
+        .set({ count: sql`${loginFailures.count} - 1` })
+        .where(and(eq(loginFailures.key, key), eq(loginFailures.windowStart, second), gt(loginFailures.count, 0)));
+    },
+
+    /** Forgets every attempt of a key (a successful log-in, for its account and address). */
+    async clearAttempts(key: string): Promise<void> {
       await db.delete(loginFailures).where(eq(loginFailures.key, key));
     },
 
-    async pruneLoginFailures(before: Date): Promise<void> {
+    async pruneAttempts(before: Date): Promise<void> {
       await db.delete(loginFailures).where(lt(loginFailures.windowStart, before));
     },
 

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import { CreateApiKeyBody, IdParams, LoginBody, SignupBody } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 import { organizationOf, requirePrincipal, SESSION_COOKIE } from './authenticate.js';
@@ -19,9 +19,14 @@ export async function authRoutes(app: FastifyInstance, { auth }: { auth: AuthSer
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/v1/signup', { schema: { body: SignupBody } }, async (request, reply) => {
-    const result = await auth.signup(request.body);
+    const result = await auth.signup(request.body, { address: request.ip });
     if (!result.ok) {
       if (result.reason === 'signup_closed') throw new ApiError('forbidden', 'Sign-up is closed on this server');
+      if (result.reason === 'weak_password') throw validationError([{ path: '$.password', message: result.message }]);
+      if (result.reason === 'rate_limited') {
+        reply.header('retry-after', String(result.retryAfterSeconds));
+        throw new ApiError('rate_limited', 'Too many sign-ups from this address: try again later');
+      }
       throw new ApiError('conflict', 'An account with this email already exists', [
         { path: '$.email', message: 'is already registered' },
       ]);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PASSWORD_MIN_LENGTH } from './password-policy.js';
 
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
 
@@ -6,7 +7,8 @@ export const SignupBody = Type.Object(
   {
     organization: Type.String({ minLength: 1, maxLength: 100 }),
     email: Email,
-    password: Type.String({ minLength: 8, maxLength: 200 }),
+    /** At least 10 characters and not among the most common passwords (src/auth/password-policy.ts). */
+    password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: 200 }),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,8 @@
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../lib/password.js';
-import type { ApiKeyRow, AuthRepository, Principal } from './auth.repository.js';
+import type { ApiKeyRow, AttemptCount, AuthRepository, Principal } from './auth.repository.js';
+import { passwordProblem } from './password-policy.js';
 
 /** Sessions last 30 days; a dashboard user logs in about once a month. */
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -20,7 +21,9 @@ export type SignupResult =
       apiKey: string;
       sessionToken: string;
     }
-  | { ok: false; reason: 'signup_closed' | 'email_taken' };
+  | { ok: false; reason: 'signup_closed' | 'email_taken' }
+  | { ok: false; reason: 'weak_password'; message: string }
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
 
 export type LoginResult =
   | { ok: true; organization: { id: string; name: string }; user: { id: string; email: string }; sessionToken: string }
@@ -28,13 +31,40 @@ export type LoginResult =
   | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
 
 /**
- * The log-in rate limit (decision 0024): failed attempts counted per fixed 15-minute window, per
- * account and per client address. Ten wrong passwords lock an email for the rest of its window,
- * whoever tries; a hundred failures from one address lock that address, whichever emails it tries.
+ * How failed log-ins slow guessing down (decision 0030). After `free` failures, the next attempt
+ * must wait `firstWaitMs` after the latest failure, twice as long after each further one, up to
+ * `maxWaitMs`. An attempt made sooner answers 429 with `Retry-After`, unchecked and uncounted.
  */
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const LOGIN_FAILURES_PER_EMAIL = 10;
-export const LOGIN_FAILURES_PER_ADDRESS = 100;
+export interface Backoff {
+  free: number;
+  firstWaitMs: number;
+  maxWaitMs: number;
+}
+
+/**
+ * One email from one client address: 5 tries, then waits of 1, 2, 4 … minutes up to an hour, about
+ * 30 guesses a day. Never the email alone: whoever guesses from elsewhere, its owner can still log in.
+ */
+export const LOGIN_BACKOFF_PER_EMAIL_AND_ADDRESS: Backoff = { free: 5, firstWaitMs: 60_000, maxWaitMs: 3_600_000 };
+/** One client address, whichever emails it tries: 50 tries, then the same waits, about 80 guesses a day. */
+export const LOGIN_BACKOFF_PER_ADDRESS: Backoff = { free: 50, firstWaitMs: 60_000, maxWaitMs: 3_600_000 };
+/** How long failed log-ins are remembered: a day without one forgets them. */
+export const LOGIN_MEMORY_MS = 24 * 3600 * 1000;
+/** Sign-ups are counted per client address over the last hour (the limit is a setting). */
+export const SIGNUP_WINDOW_MS = 3600 * 1000;
+
+/** When the next attempt may be made after these failures (0: at once). */
+function nextAttemptAt(backoff: Backoff, failures: AttemptCount | undefined): number {
+  if (!failures || failures.count < backoff.free) return 0;
+  const wait = Math.min(backoff.maxWaitMs, backoff.firstWaitMs * 2 ** (failures.count - backoff.free));
+  return failures.last.getTime() + wait;
+}
+
+const rateLimited = (until: number, at: number) => ({
+  ok: false as const,
+  reason: 'rate_limited' as const,
+  retryAfterSeconds: Math.max(1, Math.ceil((until - at) / 1000)),
+});
 
 export interface ApiKeyView {
   id: string;
@@ -56,7 +86,13 @@ function viewApiKey(row: ApiKeyRow): ApiKeyView {
   return { id: row.id, name: row.name, prefix: row.prefix, createdAt: row.createdAt.toISOString() };
 }
 
-export function createAuthService(deps: { repository: AuthRepository; signup: 'open' | 'closed'; now?: () => Date }) {
+export function createAuthService(deps: {
+  repository: AuthRepository;
+  signup: 'open' | 'closed';
+  /** Sign-ups a client address may make per hour (`SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR`). */
+  signupLimitPerHour: number;
+  now?: () => Date;
+}) {
   const { repository } = deps;
   const now = deps.now ?? (() => new Date());
 
@@ -72,8 +108,25 @@ export function createAuthService(deps: { repository: AuthRepository; signup: 'o
   }
 
   return {
-    async signup(input: SignupInput): Promise<SignupResult> {
+    /**
+     * A new organization with its first user and API key. `client` is where the request came
+     * from, whose sign-ups are limited per hour; the CLI's `org create` gives none.
+     */
+    async signup(input: SignupInput, client?: { address: string }): Promise<SignupResult> {
       if (deps.signup === 'closed') return { ok: false, reason: 'signup_closed' };
+      const problem = await passwordProblem(input.password);
+      if (problem) return { ok: false, reason: 'weak_password', message: problem };
+      if (client) {
+        const at = now();
+        const key = `signup:${client.address}`;
+        // Counted first and taken back when over the limit: sign-ups sent at once each see the others.
+        await repository.recordAttempt([key], at);
+        const counted = (await repository.attemptsSince([key], new Date(at.getTime() - SIGNUP_WINDOW_MS))).get(key);
+        if (counted && counted.count > deps.signupLimitPerHour) {
+          await repository.forgetAttempt(key, at);
+          return rateLimited(counted.first.getTime() + SIGNUP_WINDOW_MS, at.getTime());
+        }
+      }
       const organizationId = newId('org');
       const userId = newId('usr');
       const email = input.email.trim().toLowerCase();
@@ -94,30 +147,37 @@ export function createAuthService(deps: { repository: AuthRepository; signup: 'o
     },
 
     async login(input: { email: string; password: string }, client: { address: string }): Promise<LoginResult> {
-      const at = now().getTime();
-      const windowStart = new Date(at - (at % LOGIN_WINDOW_MS));
-      const emailKey = `email:${input.email.trim().toLowerCase()}`;
-      const addressKey = `ip:${client.address}`;
-      const failures = await repository.loginFailureCounts([emailKey, addressKey], windowStart);
-      if (
-        (failures.get(emailKey) ?? 0) >= LOGIN_FAILURES_PER_EMAIL ||
-        (failures.get(addressKey) ?? 0) >= LOGIN_FAILURES_PER_ADDRESS
-      ) {
-        // Refused before the password is checked: a locked account tells nothing about guesses.
-        return {
-          ok: false,
-          reason: 'rate_limited',
-          retryAfterSeconds: Math.ceil((windowStart.getTime() + LOGIN_WINDOW_MS - at) / 1000),
-        };
-      }
+      const at = now();
+      const emailAndAddressKey = `pair:${client.address} ${input.email.trim().toLowerCase()}`;
+      const addressKey = `address:${client.address}`;
+      const limits = [
+        { key: emailAndAddressKey, backoff: LOGIN_BACKOFF_PER_EMAIL_AND_ADDRESS },
+        { key: addressKey, backoff: LOGIN_BACKOFF_PER_ADDRESS },
+      ];
+      const keys = limits.map((limit) => limit.key);
+      const since = new Date(at.getTime() - LOGIN_MEMORY_MS);
+      const nextAt = (counts: Map<string, AttemptCount>) =>
+        Math.max(...limits.map((limit) => nextAttemptAt(limit.backoff, counts.get(limit.key))));
+
+      const before = await repository.attemptsSince(keys, since);
+      // Refused before the password is checked: a refused attempt tells nothing about the password.
+      if (nextAt(before) > at.getTime()) return rateLimited(nextAt(before), at.getTime());
+      // Counted as a failure before the password is checked, and taken back if it was right: of
+      // guesses sent at once, only those that found a try free when they were counted go on.
+      await repository.recordAttempt(keys, at);
+      const counted = await repository.attemptsSince(keys, since);
+      const overtaken = limits.some(({ key, backoff }) => {
+        const count = counted.get(key)?.count ?? 0;
+        return count - 1 >= backoff.free && count > (before.get(key)?.count ?? 0) + 1;
+      });
+      if (overtaken) return rateLimited(nextAt(counted), at.getTime());
+
       const user = await repository.findUserByEmail(input.email.trim());
       // Verify against a dummy hash when no user matched, so timing does not reveal which emails exist.
       const valid = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !valid) {
-        await repository.recordLoginFailure([emailKey, addressKey], windowStart);
-        return { ok: false, reason: 'invalid' };
-      }
-      await repository.clearLoginFailures(emailKey);
+      if (!user || !valid) return { ok: false, reason: 'invalid' };
+      await repository.clearAttempts(emailAndAddressKey);
+      await repository.forgetAttempt(addressKey, at);
       return {
         ok: true,
         organization: { id: user.organizationId, name: user.organizationName },
@@ -126,18 +186,24 @@ export function createAuthService(deps: { repository: AuthRepository; signup: 'o
       };
     },
 
-    /** Forgets failed log-ins of windows that are over. */
+    /** Forgets failed log-ins and sign-ups older than they are remembered. */
     async pruneLoginFailures(): Promise<void> {
-      await repository.pruneLoginFailures(new Date(now().getTime() - LOGIN_WINDOW_MS));
+      await repository.pruneAttempts(new Date(now().getTime() - LOGIN_MEMORY_MS));
     },
 
     async logout(sessionToken: string): Promise<void> {
       await repository.deleteSession(sha256Hex(sessionToken));
     },
 
-    /** Who is calling: an organization API key (`Authorization: Bearer`) first, else the session cookie. */
+    /**
+     * Who is calling: an organization API key (`Authorization: Bearer`), else the session cookie.
+     * A `bearer` given at all (`''` for an `Authorization` header that is not a Bearer key) rules
+     * the cookie out.
+     */
     async authenticate(credentials: { bearer?: string; sessionToken?: string }): Promise<Principal | undefined> {
-      if (credentials.bearer) return repository.findPrincipalByApiKey(sha256Hex(credentials.bearer));
+      if (credentials.bearer !== undefined) {
+        return credentials.bearer ? repository.findPrincipalByApiKey(sha256Hex(credentials.bearer)) : undefined;
+      }
       if (credentials.sessionToken)
         return repository.findPrincipalBySession(sha256Hex(credentials.sessionToken), now());
       return undefined;

@@ -65,8 +65,8 @@ export interface TestApp {
 export async function startTestApp(
   env: Record<string, string> = {},
   masterKey: Buffer = randomBytes(32),
-  /** A logger (default none) and a resolver for customers' hostnames (default the system's). */
-  deps: Pick<AppDeps, 'logger' | 'resolveHost'> = {},
+  /** A logger (default none), a resolver for customers' hostnames (default the system's), HTTP limits. */
+  deps: Pick<AppDeps, 'logger' | 'resolveHost' | 'httpLimits'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const port = await freePort();
@@ -77,6 +77,8 @@ export async function startTestApp(
     SWITCHBOARD_SIGNUP: 'open',
     SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
     SWITCHBOARD_SWEEP_INTERVAL_MS: '100',
+    // Each file signs up many organizations from 127.0.0.1; security.test.ts checks the default.
+    SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '100000',
     ...env,
   });
   const app = await buildApp({ config, database: db.database, masterKey, logger: false, ...deps });

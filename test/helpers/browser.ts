@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-// The dashboard in a real browser (CONTRACT §7): Debian's Chromium, driven by playwright-core.
+// The dashboard in a real browser (docs/interface.md#dashboard): Debian's Chromium, driven by playwright-core.
 export const CHROMIUM = '/usr/bin/chromium';
 export const haveBrowser = existsSync(CHROMIUM);
 if (!haveBrowser && process.env.CI === 'true') {
@@ -17,8 +17,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Screenshots of each screen, for a reviewer to look at (not committed). */
 export const SCREENS = `${ROOT}test-results/screens`;
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Chromium for the dashboard's tests. Each page it opens is watched for Content-Security-Policy
+ * violations (Chromium reports each one on the console), and closing the browser fails the tests
+ * that used it if there was any: the pages must work under their policy (decision 0030).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -31,6 +36,21 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  const violations: string[] = [];
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(`${page.url()}: ${message.text()}`);
+    });
+    return page;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (options) => {
+    await close(options);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  };
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

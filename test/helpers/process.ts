@@ -42,6 +42,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     PORT: String(port),
     HOST: '127.0.0.1',
     SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
+    SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '100000',
     ...env,
   });
   const url = `http://127.0.0.1:${port}`;

@@ -4,7 +4,7 @@ import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.j
 import { haveBrowser, launchBrowser, screenshot } from './helpers/browser.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
 
-// The dashboard's calls screens (CONTRACT §7), in Chromium against a real server: calls placed by
+// The dashboard's calls screens (docs/interface.md#dashboard), in Chromium against a real server: calls placed by
 // signed click-to-calls on simulator agents, a tool and a webhook receiver that are real HTTP servers.
 
 let t: TestApp;

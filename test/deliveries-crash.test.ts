@@ -8,7 +8,7 @@ import { requestJson, runCli, type ServerProcess, startServerProcess } from './h
 import { startGatedReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
-// The zero-loss promise of CONTRACT §5, checked the hard way: real server processes killed with
+// The zero-loss promise of docs/interface.md#call-outcome-webhook, checked the hard way: real server processes killed with
 // SIGKILL while outcomes are queued, claimed and in flight, then started again on the same data.
 
 const started: ServerProcess[] = [];

@@ -15,7 +15,7 @@ import { publishedEnum, publishedSchema } from './helpers/openapi.js';
 const OUTCOMES = ['SOLD', 'INTERESTED', 'NOT_INTERESTED', 'COMPLETED'];
 
 describe('Vapi end reasons', () => {
-  it('maps the examples of NOTES.md as it says', () => {
+  it('maps the end reasons Vapi documents as examples, as decision 0017 says', () => {
     expect(
       Object.fromEntries(
         [
@@ -149,7 +149,7 @@ describe('Vapi reports', () => {
         { id: 't3', type: 'function', function: { name: 'create_lead', arguments: '{not json' } },
       ],
     };
-    // The published schema has `arguments` as text; NOTES.md: it also arrives as an object.
+    // The published schema has `arguments` as text; Vapi's documentation: it also arrives as an object (decision 0017).
     const asText = { ...message, toolCallList: message.toolCallList.slice(1) };
     expect(publishedSchema('vapi', 'ServerMessageToolCalls')(asText)).toBe(true);
     expect(vapiToolCalls(message)).toEqual([
@@ -172,7 +172,7 @@ describe('Vapi reports', () => {
 });
 
 describe('Retell disconnection reasons', () => {
-  it('gives every reason of the published OpenAPI file the disposition NOTES.md gives it', () => {
+  it('gives every reason of the published OpenAPI file the disposition decision 0017 gives it', () => {
     const expected: Record<string, string> = {
       dial_no_answer: 'NO_ANSWER',
       user_declined: 'NO_ANSWER',

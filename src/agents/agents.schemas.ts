@@ -31,7 +31,7 @@ export const SimulatorTurn = Type.Union([
   ),
 ]);
 
-/** How the simulator runs an agent's calls (CONTRACT §6). */
+/** How the simulator runs an agent's calls (docs/interface.md#simulator). */
 export const SimulatorScenario = Type.Object(
   {
     answer: Type.Optional(StringEnum(['answered', 'no_answer', 'busy', 'voicemail', 'fail_to_start'] as const)),

@@ -40,7 +40,7 @@ export async function clickToCallRoutes(app: FastifyInstance, { clickToCall }: {
     tags: ['Click to call'],
     summary: 'Start a call to a lead',
     description:
-      'Signed with the agent\'s API secret: `signature` is the lowercase hex HMAC-SHA256 of the exact body, or of `timestamp + "." + body` with a `signature-timestamp` header (at most 300 s off). The checks run in the order of CONTRACT §3; the first that fails answers. Premium-rate, shared-cost and other costly numbers, and numbers outside the agent\'s `allowedCountries`, are ctc:009.',
+      'Signed with the agent\'s API secret: `signature` is the lowercase hex HMAC-SHA256 of the exact body, or of `timestamp + "." + body` with a `signature-timestamp` header (at most 300 s off). The checks run in this order, and the first that fails answers: api-key, the agent, the signature, Idempotency-Key, the rate limit, the agent enabled and configured, the body and the number, a call in progress, the provider. Premium-rate, shared-cost and other costly numbers, and numbers outside the agent\'s `allowedCountries`, are ctc:009.',
     security: [{ ctcApiKey: [], ctcSignature: [] }, { ctcApiKey: [] }],
     headers: ClickToCallHeaders,
     body: ClickToCallBody,

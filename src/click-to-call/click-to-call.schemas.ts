@@ -3,7 +3,7 @@ import { CTC_ERRORS, type CtcCode } from './ctc-errors.js';
 import { MAX_BODY_BYTES } from './request-body.js';
 
 /**
- * `POST /api/click-to-call` as the API reference shows it (CONTRACT §3). Fastify validates none of
+ * `POST /api/click-to-call` as the API reference shows it (docs/interface.md#click-to-call). Fastify validates none of
  * it: the contract fixes the order of the checks (the API key and the signature over the raw bytes
  * before the body), so `parseClickToCallBody` judges the body after them and answers ctc:009. These
  * schemas describe exactly that, and test/openapi.test.ts checks real answers against them.

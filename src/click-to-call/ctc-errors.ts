@@ -1,8 +1,8 @@
 import type { FieldProblem } from '../errors.js';
 
 /**
- * The click-to-call error codes: the seed's ctc:001–008 (seed §7) and the contract's ctc:009–010,
- * plus ctc:011–012 for `Idempotency-Key` misuse (docs/decisions/0003-idempotency.md).
+ * The click-to-call error codes (docs/interface.md#click-to-call lists them in the order of the checks),
+ * ctc:011–012 among them for `Idempotency-Key` misuse (docs/decisions/0003-idempotency.md).
  */
 export const CTC_ERRORS = {
   'ctc:001': { status: 400, message: 'Missing headers' },

@@ -21,7 +21,7 @@ const variablePath = (name: string) =>
   /^[A-Za-z_$][\w$]*$/.test(name) ? `$.variables.${name}` : `$.variables[${JSON.stringify(name)}]`;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Reads a click-to-call body: `{"phone": "+E.164", "variables": {"name": "value"}}` (CONTRACT §3 check 8). */
+/** Reads a click-to-call body: `{"phone": "+E.164", "variables": {"name": "value"}}` (docs/interface.md#click-to-call, the body check). */
 export function parseClickToCallBody(raw: Buffer | undefined): ParsedBody {
   if (!raw || raw.length === 0) {
     return {

@@ -4,7 +4,7 @@ import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { AttemptRow, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
-/** How long after its call a delivery can still be retried by hand (CONTRACT §5). */
+/** How long after its call a delivery can still be retried by hand (docs/interface.md#deliveries). */
 export const MANUAL_RETRY_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A delivery as the API shows it, with its attempt log oldest first. */

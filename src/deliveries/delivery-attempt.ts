@@ -1,6 +1,6 @@
 /**
  * One webhook attempt, as pure functions: the request a delivery sends, and what the answer (or the
- * lack of one) means for the delivery, its retry schedule and its integration (CONTRACT §5).
+ * lack of one) means for the delivery, its retry schedule and its integration (docs/interface.md#call-outcome-webhook).
  */
 import type { OutboundResult } from '../lib/outbound-http.js';
 

@@ -17,7 +17,7 @@ import { buildOutcomePayload, type EndedCall } from './outcome-payload.js';
 import { checkTriggerConditions } from './trigger-conditions.js';
 import { newSigningSecret, webhookHeaders } from './webhook-signature.js';
 
-/** How long a rotated-out signing secret keeps signing alongside the new one (CONTRACT §5). */
+/** How long a rotated-out signing secret keeps signing alongside the new one (docs/interface.md#integrations). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** The call a test delivery describes: shaped like a real one, visibly made up. */

@@ -1,6 +1,6 @@
 import type { TranscriptTurn } from '../db/schema/index.js';
 
-/** Bodies over this are cut, transcript first, and say so (CONTRACT §5). */
+/** Bodies over this are cut, transcript first, and say so (docs/interface.md#call-outcome-webhook). */
 export const MAX_PAYLOAD_BYTES = 256 * 1024;
 
 /** What the payload is built from: an ended call as the calls API shows it, and its agent's name. */
@@ -20,7 +20,7 @@ export interface EndedCall {
 }
 
 /**
- * The call-outcome payload (CONTRACT §5, seed §2.4) as the exact bytes to send. The same call
+ * The call-outcome payload (docs/interface.md#call-outcome-webhook) as the exact bytes to send. The same call
  * always gives the same bytes, so every attempt of a delivery signs the same body. When the JSON
  * would exceed 256 KiB, the oldest transcript turns go first, then the collected data, and
  * `truncated` says what was removed. `test` marks the sample that "Send test" sends.

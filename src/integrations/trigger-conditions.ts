@@ -21,7 +21,7 @@ export interface TriggerCondition {
   value?: unknown;
 }
 
-/** Which calls an integration receives (CONTRACT §5); absent or no conditions = every call. */
+/** Which calls an integration receives (docs/interface.md#integrations); absent or no conditions = every call. */
 export interface TriggerConditions {
   match?: 'all' | 'any';
   conditions: TriggerCondition[];

@@ -22,7 +22,7 @@ export interface SignWebhookInput {
 }
 
 /**
- * The signature headers of one attempt (CONTRACT §5): `x-webhook-signature`, the lowercase hex
+ * The signature headers of one attempt (docs/interface.md#call-outcome-webhook): `x-webhook-signature`, the lowercase hex
  * HMAC-SHA256 of the body keyed with the current secret exactly as shown (`whsec_…`); while a
  * rotated-out secret is still honoured, `x-webhook-signature-previous` is the same with that one.
  * Standard Webhooks: `webhook-id`, `webhook-timestamp`, and `webhook-signature` with one `v1,<base64>`
@@ -58,7 +58,7 @@ export interface WebhookHeadersInput {
 }
 
 /**
- * Every header of one webhook request (CONTRACT §5): content type, user agent, the bearer token,
+ * Every header of one webhook request (docs/interface.md#call-outcome-webhook): content type, user agent, the bearer token,
  * and the signatures. `webhook-id` and `webhook-timestamp` are sent even when signing is off, so
  * receivers can deduplicate either way.
  */

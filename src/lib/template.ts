@@ -12,7 +12,7 @@ export const FILLED_TEXT_BUDGET = 16 * 1024;
 /**
  * Replaces each `{{name}}` in one pass. Values are inserted as they are and never expanded again,
  * so a caller cannot smuggle a placeholder in through a variable's value. A name `lookup` does
- * not know becomes "" (seed §2.2: optional variables are empty strings, never "undefined").
+ * not know becomes "" (docs/interface.md#click-to-call: optional variables are empty strings, never "undefined").
  *
  * The result is at most `budget` UTF-8 bytes: past it, nothing more is built (the rest is only
  * counted, to say how much was cut) and the text ends with the cut marker. Each distinct name is

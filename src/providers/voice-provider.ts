@@ -62,7 +62,7 @@ export interface ToolCallResult {
 /** A tool call made by the agent during a call, as every provider delivers one. */
 export type ToolInvoker = (call: { callId: string; name: string; args: unknown }) => Promise<ToolCallResult>;
 
-/** The port every voice provider implements (CONTRACT §6). */
+/** The port every voice provider implements (docs/interface.md#providers). */
 export interface VoiceProvider {
   readonly name: ProviderName;
   /** Asks the provider to place the call. Refusals are values; a thrown error is a failure too. */

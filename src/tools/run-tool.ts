@@ -2,7 +2,7 @@ import type { OutboundClient } from '../lib/outbound-http.js';
 import type { ToolDefinition } from './tool-definition.js';
 import { buildToolRequest, type ToolRequest, type VariableLookup } from './tool-request.js';
 
-/** Response bodies are read up to this much; more is cut off (CONTRACT §4). */
+/** Response bodies are read up to this much; more is cut off (docs/interface.md#tools). */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 /** The result handed back to the agent, and the recorded excerpt, are cut to this much. */
 export const MAX_RESULT_BYTES = 16 * 1024;

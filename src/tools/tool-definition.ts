@@ -45,7 +45,7 @@ export function isSecretHeader(header: { key: string; secret?: boolean }): boole
 export type Converted = { ok: true; value: unknown } | { ok: false; message: string };
 
 /**
- * A Fixed or Variable value as the declared type (CONTRACT §4): `"42"` → 42 for integer, `"true"`
+ * A Fixed or Variable value as the declared type (docs/interface.md#tools): `"42"` → 42 for integer, `"true"`
  * → true, JSON text for object and array. Values given as JSON of the right type pass as they are.
  */
 export function convertValue(raw: unknown, type: ParameterType): Converted {
@@ -116,7 +116,7 @@ export function pathSegmentsOf(url: string): string[] {
 
 /**
  * Every rule a tool definition must satisfy beyond its JSON Schema, each broken rule as a
- * problem at its JSON path (CONTRACT §4). `allowPrivateNetworks` decides whether a URL naming a
+ * problem at its JSON path (docs/interface.md#tools). `allowPrivateNetworks` decides whether a URL naming a
  * private address literally is refused here already (resolved names are checked when connecting).
  */
 export async function checkToolDefinition(
@@ -265,7 +265,7 @@ function checkField(
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * The JSON Schema the model sees (CONTRACT §4): the AI-filled parameters only, with their types,
+ * The JSON Schema the model sees (docs/interface.md#tools): the AI-filled parameters only, with their types,
  * descriptions, `enum` from allowed values, `required`, and nested properties and items. Variable
  * and Fixed values never appear in it.
  */

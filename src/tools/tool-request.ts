@@ -13,7 +13,7 @@ export interface ToolRequest {
 
 export type BuildResult = { ok: true; request: ToolRequest } | { ok: false; error: string };
 
-/** Resolves a `{{name}}` reference; "" when nothing provides it (CONTRACT §4). */
+/** Resolves a `{{name}}` reference; "" when nothing provides it (docs/interface.md#tools). */
 export type VariableLookup = (name: string) => string;
 
 export const USER_AGENT = 'Switchboard-Tools/1';
@@ -27,7 +27,7 @@ export const HEADER_VALUE_BUDGET = 8192;
 type Spec = Pick<ToolField, 'type' | 'allowedValues' | 'fields' | 'items'>;
 
 /**
- * Builds the request of one tool run (CONTRACT §4, seed §4.2), or says why nothing may be sent:
+ * Builds the request of one tool run (docs/interface.md#tools), or says why nothing may be sent:
  * AI-filled arguments are checked against type, allowed values and required first; Fixed and
  * Variable values are resolved and converted to their types; path segments are percent-encoded,
  * query arrays repeat their key, body parameters form one JSON object. Arguments the model sends
@@ -140,7 +140,7 @@ function assembleObject(
 
 /**
  * A Fixed or Variable value: `{{ }}` resolved, then converted to the declared type. An empty
- * Variable is sent as "" for strings and left out for other types (seed §2.3: it "may still be
+ * Variable is sent as "" for strings and left out for other types (decision 0011: it "may still be
  * empty"), unless it is required, which makes it an error.
  */
 function staticValue(field: ToolField, path: string, problems: string[], lookup: VariableLookup): unknown {

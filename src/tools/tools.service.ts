@@ -94,7 +94,7 @@ function own(record: Record<string, unknown>, name: string): string | undefined 
 }
 
 /**
- * `{{name}}` during a call (CONTRACT §4): values collected earlier in the call (the arguments of
+ * `{{name}}` during a call (docs/interface.md#tools): values collected earlier in the call (the arguments of
  * its earlier tool runs, later ones winning, then what the provider reported as collected), then
  * the click-to-call variables, then the tool variable's default, else "". An empty value counts as
  * not provided, so an optional click-to-call variable left empty falls back to the default.

@@ -3,10 +3,10 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 
-/** The providers' own published OpenAPI files (../shared/providers), the shapes fakes and fixtures must keep. */
+/** The providers' own published OpenAPI files (test/fixtures/providers), the shapes fakes and fixtures must keep. */
 const SPECS = {
-  vapi: () => JSON.parse(readFileSync(new URL('../../../shared/providers/vapi-openapi.json', import.meta.url), 'utf8')),
-  retell: () => parse(readFileSync(new URL('../../../shared/providers/retell-openapi.yaml', import.meta.url), 'utf8')),
+  vapi: () => JSON.parse(readFileSync(new URL('../fixtures/providers/vapi-openapi.json', import.meta.url), 'utf8')),
+  retell: () => parse(readFileSync(new URL('../fixtures/providers/retell-openapi.yaml', import.meta.url), 'utf8')),
 };
 
 /**

@@ -5,7 +5,7 @@ import { integrations } from './integrations.js';
 import { organizations } from './organizations.js';
 
 /**
- * One call outcome on its way to one integration (CONTRACT §5). The table is the queue: a delivery
+ * One call outcome on its way to one integration (docs/interface.md#deliveries). The table is the queue: a delivery
  * is due when `state` is pending and `next_attempt_at` has passed. Claiming one moves
  * `next_attempt_at` a lease ahead, so a delivery whose worker died becomes due again by itself.
  */

@@ -3,7 +3,7 @@ import type { TriggerConditions } from '../../integrations/trigger-conditions.js
 import { agents } from './agents.js';
 import { organizations } from './organizations.js';
 
-/** Where an agent's call outcomes are delivered (CONTRACT §5). */
+/** Where an agent's call outcomes are delivered (docs/interface.md#integrations). */
 export const integrations = pgTable(
   'integrations',
   {

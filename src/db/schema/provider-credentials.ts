@@ -1,7 +1,7 @@
 import { pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { organizations } from './organizations.js';
 
-/** An organization's account at a voice provider (CONTRACT §2): its API key and webhook secret, sealed. */
+/** An organization's account at a voice provider (docs/interface.md#provider-credentials): its API key and webhook secret, sealed. */
 export const providerCredentials = pgTable(
   'provider_credentials',
   {

@@ -9,7 +9,7 @@ import { organizations } from './organizations.js';
  */
 export type StoredToolHeader = Omit<ToolHeader, 'value'> & { value?: string; sealed?: string };
 
-/** An organization's HTTP action that agents call during calls (CONTRACT §4). */
+/** An organization's HTTP action that agents call during calls (docs/interface.md#tools). */
 export const tools = pgTable(
   'tools',
   {

@@ -1,5 +1,5 @@
 /**
- * Retell's webhook payloads in our terms (NOTES.md "Retell", its OpenAPI `V2PhoneCallResponse`).
+ * Retell's webhook payloads in our terms (decision 0017, its OpenAPI `V2PhoneCallResponse`).
  * The only place that knows Retell's shapes: everything returned here is a `CallEvent` or a plain value.
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';

@@ -10,7 +10,7 @@ export interface RetellProviderDeps {
 }
 
 /**
- * Places calls through Retell (NOTES.md "Retell"): `POST /v2/create-phone-call` from the agent's
+ * Places calls through Retell (decision 0019): `POST /v2/create-phone-call` from the agent's
  * number with the published agent, the click-to-call variables as dynamic variables (all strings,
  * as Retell wants them) and our call id in `metadata` for its webhooks.
  */

@@ -1,5 +1,5 @@
 /**
- * Publishing an agent to Retell (NOTES.md "Retell"): a Retell LLM with the prompt, the first
+ * Publishing an agent to Retell (decision 0019): a Retell LLM with the prompt, the first
  * message and one custom tool per attached tool (pointing back to us), and an agent that uses it
  * and sends its webhooks to us. Retell has no account-wide tools: they live in the LLM.
  */

@@ -18,3 +18,16 @@ export async function verifyRetellSignature(
     return false;
   }
 }
+
+/** How far a signature's timestamp may be from now, as `Retell.verify` allows. */
+const RETELL_SIGNATURE_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * Whether `x-retell-signature` could verify at all: `v=<unix ms>,d=<64 hex>` with a timestamp within
+ * five minutes. Checked on the headers alone, before the body is read (decision 0029); the digest is
+ * checked by `verifyRetellSignature` once the body names its credential.
+ */
+export function hasFreshRetellSignatureHeader(signature: string, now: number = Date.now()): boolean {
+  const match = /^v=(\d{1,16}),d=[0-9a-f]{64}$/i.exec(signature);
+  return match !== null && Math.abs(now - Number(match[1])) <= RETELL_SIGNATURE_TOLERANCE_MS;
+}

@@ -13,7 +13,7 @@ import type {
   VoiceProvider,
 } from '../voice-provider.js';
 
-/** Unanswered calls end at once with these outcomes and reasons (CONTRACT §6). */
+/** Unanswered calls end at once with these outcomes and reasons (docs/interface.md#simulator). */
 const UNANSWERED = {
   no_answer: { outcome: 'NO_ANSWER', endedReason: 'no_answer' },
   busy: { outcome: 'BUSY', endedReason: 'busy' },

@@ -1,5 +1,5 @@
 /**
- * Vapi's webhook payloads in our terms (NOTES.md "Vapi", their OpenAPI `ServerMessage*` schemas).
+ * Vapi's webhook payloads in our terms (decision 0017, their OpenAPI `ServerMessage*` schemas).
  * The only place that knows Vapi's shapes: everything returned here is a `CallEvent` or a plain value.
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';

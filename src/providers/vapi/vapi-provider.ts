@@ -13,7 +13,7 @@ export interface VapiProviderDeps {
 }
 
 /**
- * Places calls through Vapi (NOTES.md "Vapi"): `POST /call` with the published assistant, the
+ * Places calls through Vapi (decision 0018): `POST /call` with the published assistant, the
  * account's phone number for the agent's `fromNumber`, the callee, the click-to-call variables for
  * Vapi to fill `{{…}}` with, and our call id in `assistantOverrides.metadata` for its webhooks.
  */

@@ -1,5 +1,5 @@
 /**
- * Publishing an agent to Vapi (NOTES.md "Vapi"): one function tool per attached tool, whose server
+ * Publishing an agent to Vapi (decision 0018): one function tool per attached tool, whose server
  * is our webhook, and an assistant with the agent's prompt, first message and those tool ids.
  * `{{variables}}` are left in the texts for Vapi to fill from `assistantOverrides.variableValues`.
  */

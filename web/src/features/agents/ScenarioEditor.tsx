@@ -15,7 +15,7 @@ type TurnKind = 'user' | 'agent' | 'tool';
 const kindOf = (turn: SimulatorTurn): TurnKind => (turn.tool !== undefined ? 'tool' : (turn.role ?? 'user'));
 
 /**
- * How the simulator runs this agent's calls (CONTRACT §6): who answers, what is said, which tools
+ * How the simulator runs this agent's calls (docs/interface.md#simulator): who answers, what is said, which tools
  * are invoked with which arguments, and the outcome. Without a scenario a call greets and ends.
  */
 export function ScenarioEditor({

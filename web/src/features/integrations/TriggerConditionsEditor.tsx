@@ -71,7 +71,7 @@ export function conditionsOf(match: 'all' | 'any', rows: ConditionRow[]): Trigge
 }
 
 /**
- * The trigger-condition builder (CONTRACT §5): which calls' outcomes this integration receives.
+ * The trigger-condition builder (docs/interface.md#integrations): which calls' outcomes this integration receives.
  * No conditions means every call.
  */
 export function TriggerConditionsEditor({

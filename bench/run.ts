@@ -1,22 +1,33 @@
 /**
  * `npm run bench`: builds the server (`npm run build`, skipped with --no-build), runs every
  * benchmark in bench/ in turn and prints one table of results, ratios and targets.
+ * `npm run bench -- flood` (names of benchmarks) runs only those.
  * `--json <file>` also writes the results as JSON. Exits 1 if a benchmark failed (not for a missed target).
  */
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { clickToCall } from './click-to-call.js';
+import { flood } from './flood.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/children.js';
 import { type Benchmark, type BenchmarkResult, formatResults } from './lib/report.js';
 import { toolCalls } from './tool-calls.js';
 import { webhooks } from './webhooks.js';
 
-const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls, webhooks];
+const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls, webhooks, flood];
 
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');
 const jsonFile = jsonAt >= 0 ? args[jsonAt + 1] : undefined;
+const named = args.filter((arg, i) => !arg.startsWith('--') && (jsonAt < 0 || i !== jsonAt + 1));
+const unknown = named.filter((name) => !BENCHMARKS.some((b) => b.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `[bench] no benchmark named ${unknown.join(', ')} (${BENCHMARKS.map((b) => b.name).join(', ')})\n`,
+  );
+  process.exit(1);
+}
+const selected = named.length > 0 ? BENCHMARKS.filter((b) => named.includes(b.name)) : BENCHMARKS;
 
 killChildrenOnExit();
 const started = performance.now();
@@ -40,7 +51,7 @@ function describeSource(): string {
 }
 const results: BenchmarkResult[] = [];
 let failed = false;
-for (const benchmark of BENCHMARKS) {
+for (const benchmark of selected) {
   try {
     results.push(await benchmark.run());
   } catch (error) {

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnreachable } from './db/client.js';
+import { createLogThrottle } from './lib/log-throttle.js';
 
-/** The kinds of management-API error (CONTRACT §2), each with its one HTTP status. */
+/** The kinds of management-API error (docs/interface.md#errors-of-the-management-api), each with its one HTTP status. */
 export const API_ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
@@ -124,9 +126,19 @@ export function toApiError(error: FastifyError | Error): ApiError {
 
 /** The one error handler of the management API. */
 export function registerApiErrorHandler(app: FastifyInstance): void {
+  // The database away or its pool saturated fails every request alike: logged once per 10 s with
+  // the count left out, not a stack per request (decision 0029).
+  const logDatabaseFailure = createLogThrottle();
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.status >= 500 && isDatabaseUnreachable(error)) {
+      logDatabaseFailure('request', (suppressed) =>
+        request.log.error(
+          { err: error, suppressed },
+          'request failed: the database is unreachable or saturated (logged once per 10 s)',
+        ),
+      );
+    } else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return send(reply, request, apiError);
   });
   app.setNotFoundHandler((request, reply) => send(reply, request, new ApiError('not_found', 'Not found')));

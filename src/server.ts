@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, openPglite, openPostgres, withUnlimitedConnection } from './db/client.js';
-import { lockDataDir, resolveMasterKey } from './db/data-dir.js';
+import { lockDataDir, removeGroupAndOtherAccess, resolveMasterKey } from './db/data-dir.js';
 import { openEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
+import { HTTP_LIMITS } from './http-limits.js';
 
 export interface OpenedDatabase {
   database: Database;
@@ -30,6 +31,7 @@ export async function openConfiguredDatabase(config: Config): Promise<OpenedData
     const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir });
     const database = openPglite(await openEmbeddedPostgres(path.join(config.dataDir, 'pgdata')));
     await migrate(database.db);
+    removeGroupAndOtherAccess(config.dataDir);
     return {
       database,
       masterKey,
@@ -62,11 +64,13 @@ export async function startServer(
     app = await buildApp({ config, database: opened.database, masterKey: opened.masterKey, logger: options.logger });
     let url: string | null = null;
     if (config.role === 'worker') {
-      if (config.workerPort !== undefined) url = await app.listen({ port: config.workerPort, host: config.host });
+      const backlog = HTTP_LIMITS.listenBacklog;
+      if (config.workerPort !== undefined)
+        url = await app.listen({ port: config.workerPort, host: config.host, backlog });
       else await app.ready();
       app.log.info({ role: config.role, url }, 'worker started');
     } else {
-      url = await app.listen({ port: config.port, host: config.host });
+      url = await app.listen({ port: config.port, host: config.host, backlog: HTTP_LIMITS.listenBacklog });
     }
     const running = app;
     let closing: Promise<void> | undefined;

@@ -19,7 +19,7 @@ const syncedSince = (id: string, since = '') =>
 async function agentOn(provider: 'vapi' | 'retell', apiKey: string, baseUrl: string) {
   const credential = await t.request('POST', '/v1/provider-credentials', {
     headers: org.auth,
-    body: { provider, name: `${provider} import`, apiKey, webhookSecret: 'hook_secret', baseUrl },
+    body: { provider, name: `${provider} import`, apiKey, webhookSecret: 'hook_secret_of_the_import_test', baseUrl },
   });
   const agent = await t.request('POST', '/v1/agents', {
     headers: org.auth,

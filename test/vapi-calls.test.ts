@@ -11,7 +11,7 @@ let endpoint: Receiver;
 let credentialId: string;
 let agentId: string;
 let creds: { apiToken: string; apiSecret: string };
-const SECRET = 'vapi_hook_secret_1';
+const SECRET = 'vapi_hook_secret_1_long_enough';
 
 async function vapiAgent(body: Record<string, unknown> = {}) {
   const created = await t.request('POST', '/v1/agents', {

@@ -18,7 +18,7 @@ beforeAll(async () => {
       provider: 'vapi',
       name: 'Vapi test',
       apiKey: vapi.apiKey,
-      webhookSecret: 'vapi_hook_secret',
+      webhookSecret: 'vapi_hook_secret_long_enough',
       baseUrl: vapi.url,
     },
   });
@@ -76,7 +76,10 @@ describe('publishing to Vapi', () => {
     expect(assistant).toMatchObject({
       firstMessage: 'Hi {{name}}!',
       model: { messages: [{ role: 'system', content: 'You are Sam from Acme. The caller is {{name}}.' }] },
-      server: { url: `${t.config.publicUrl}/providers/vapi/webhook`, headers: { 'x-vapi-secret': 'vapi_hook_secret' } },
+      server: {
+        url: `${t.config.publicUrl}/providers/vapi/webhook`,
+        headers: { 'x-vapi-secret': 'vapi_hook_secret_long_enough' },
+      },
       serverMessages: ['tool-calls', 'status-update', 'end-of-call-report'],
       metadata: { switchboardAgentId: created.body.id },
     });
@@ -85,7 +88,10 @@ describe('publishing to Vapi', () => {
     expect(vapi.tools.get(vapiToolId as string)).toMatchObject({
       type: 'function',
       function: { name: 'create_lead', description: tool.description, parameters: tool.aiSchema },
-      server: { url: `${t.config.publicUrl}/providers/vapi/webhook`, headers: { 'x-vapi-secret': 'vapi_hook_secret' } },
+      server: {
+        url: `${t.config.publicUrl}/providers/vapi/webhook`,
+        headers: { 'x-vapi-secret': 'vapi_hook_secret_long_enough' },
+      },
     });
     expect(vapi.violations.join('\n')).toBe('');
   });
@@ -152,7 +158,7 @@ describe('publishing to Vapi', () => {
         provider: 'vapi',
         name: 'Vapi rotating',
         apiKey: vapi.apiKey,
-        webhookSecret: 'secret_one',
+        webhookSecret: 'secret_one_long_enough_for_vapi',
         baseUrl: vapi.url,
       },
     });
@@ -162,15 +168,15 @@ describe('publishing to Vapi', () => {
     });
     const first = await synced(created.body.id);
     expect(vapi.assistants.get(first.providerSync.providerAgentId)?.server.headers).toEqual({
-      'x-vapi-secret': 'secret_one',
+      'x-vapi-secret': 'secret_one_long_enough_for_vapi',
     });
     await t.request('PATCH', `/v1/provider-credentials/${own.body.id}`, {
       headers: org.auth,
-      body: { webhookSecret: 'secret_two' },
+      body: { webhookSecret: 'secret_two_long_enough_for_vapi' },
     });
     const second = await synced(created.body.id, first.providerSync.syncedAt);
     expect(vapi.assistants.get(second.providerSync.providerAgentId)?.server.headers).toEqual({
-      'x-vapi-secret': 'secret_two',
+      'x-vapi-secret': 'secret_two_long_enough_for_vapi',
     });
   });
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { agents } from '../db/schema/index.js';
 
@@ -61,6 +61,15 @@ export function createAgentsRepository(db: Db) {
         .where(live(organizationId, id))
         .returning({ id: agents.id });
       return rows.length > 0;
+    },
+
+    /** The SHA-256 of every live click-to-call token, for the token index (decision 0029). */
+    async listTokenHashes(): Promise<string[]> {
+      const rows = await db
+        .select({ hash: agents.apiTokenHash })
+        .from(agents)
+        .where(and(isNotNull(agents.apiTokenHash), isNull(agents.deletedAt)));
+      return rows.flatMap((row) => (row.hash ? [row.hash] : []));
     },
 
     /** The live agent whose click-to-call token has this SHA-256, whatever its organization. */

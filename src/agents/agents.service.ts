@@ -46,7 +46,7 @@ export interface AgentView {
     syncedAt: string | null;
     providerAgentId?: string | null;
   };
-  /** Whether click-to-call can start calls through this agent (CONTRACT §2 "Configured"). */
+  /** Whether click-to-call can start calls through this agent (docs/interface.md#agents, `configured`). */
   configured: boolean;
   /** The `{{variables}}` the prompt and first message use. */
   variables: string[];
@@ -68,7 +68,7 @@ export interface CallTriggerAgent {
   apiSecret: string;
 }
 
-/** CONTRACT §2: click to call, a provider, and for real providers a credential and a caller id. */
+/** Configured (docs/interface.md#agents): click to call, a provider, and for real providers a credential and a caller id. */
 export function isConfigured(
   agent: Pick<AgentRow, 'type' | 'provider' | 'providerCredentialId' | 'fromNumber'>,
 ): boolean {

@@ -41,7 +41,7 @@ export interface ClickToCallServiceDeps {
 }
 
 /**
- * `POST /api/click-to-call` (CONTRACT §3): every check in the contract's order, the first that
+ * `POST /api/click-to-call` (docs/interface.md#click-to-call): every check in its documented order, the first that
  * fails answers. Returns the response to send; never throws.
  */
 export function createClickToCallService(deps: ClickToCallServiceDeps) {

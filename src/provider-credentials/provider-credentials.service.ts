@@ -76,7 +76,7 @@ const nameConflict = () =>
   ]);
 
 /**
- * Provider credentials (CONTRACT §2): the API key and webhook secret are sealed at rest with the
+ * Provider credentials (docs/interface.md#provider-credentials): the API key and webhook secret are sealed at rest with the
  * credential's id as associated data and read back as the mask; writing the mask back keeps them.
  */
 export function createProviderCredentialsService({

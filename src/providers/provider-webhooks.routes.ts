@@ -1,25 +1,60 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { logCallId } from '../calls/log-call-id.js';
+import { hasFreshRetellSignatureHeader } from './retell/retell-signature.js';
 import type { RetellWebhooks } from './retell/retell-webhook.js';
 import type { VapiWebhook } from './vapi/vapi-webhook.js';
+import type { VapiWebhookSecrets } from './vapi/vapi-webhook-secrets.js';
+import { refuse, type WebhookAnswer } from './webhook-answer.js';
 
-/** End-of-call reports carry whole transcripts: a larger body than the management API's. */
-const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
+/**
+ * The largest body a provider webhook may send, 4 MiB: a one-hour call's Vapi end-of-call report
+ * (the transcript five times over, word-level confidences, latencies) is 1.7 MB, so this leaves room
+ * for denser speech, long prompts and calls of two hours; larger bodies are refused with 413 from
+ * their Content-Length, before they are read (decision 0029).
+ */
+export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
 
-/** The providers' webhooks: they authenticate themselves (no API key), each its own way. */
+const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
+
+const send = (reply: FastifyReply, answer: WebhookAnswer) => reply.status(answer.status).send(answer.body);
+
+/**
+ * The providers' webhooks: they authenticate themselves (no API key), each its own way, and on the
+ * headers first, in an `onRequest` hook, so that a request that cannot be the provider's is refused
+ * before its body is read (decision 0029).
+ */
 export async function providerWebhooksRoutes(
   app: FastifyInstance,
-  { vapi, retell }: { vapi: VapiWebhook; retell: RetellWebhooks },
+  { vapi, vapiSecrets, retell }: { vapi: VapiWebhook; vapiSecrets: VapiWebhookSecrets; retell: RetellWebhooks },
 ): Promise<void> {
-  const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
-
-  app.post('/providers/vapi/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const answer = await vapi(request.body, header(request.headers['x-vapi-secret']));
-    logCallId(request, reply, answer.callId);
-    return reply.status(answer.status).send(answer.body);
+  // A body over the limit is the provider's to make smaller: 413, in the webhooks' `{error}` shape.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
+    return send(reply, refuse(413, `The body is larger than ${WEBHOOK_BODY_LIMIT} bytes`));
   });
 
-  // Retell signs the raw bytes: they are kept as received and parsed only after the check.
+  // Vapi sends back the webhook secret of the credential its assistant was published with. Before
+  // the body: the secret must be some Vapi credential's. After it: the credential of the call named.
+  app.post(
+    '/providers/vapi/webhook',
+    {
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      onRequest: async (request, reply) => {
+        const secret = header(request.headers['x-vapi-secret']);
+        if (!secret) return send(reply, refuse(401, 'x-vapi-secret is missing'));
+        if (!(await vapiSecrets.isKnown(secret))) return send(reply, refuse(401, 'x-vapi-secret does not match'));
+      },
+    },
+    async (request, reply) => {
+      const answer = await vapi(request.body, header(request.headers['x-vapi-secret']));
+      logCallId(request, reply, answer.callId);
+      return send(reply, answer);
+    },
+  );
+
+  // Retell signs the raw bytes, keyed by the API key of the credential of the call the body names:
+  // before the body, the signature header must be well formed and fresh; the bytes are kept as
+  // received and parsed only to find that credential, then checked.
   await app.register(async (retellRoutes) => {
     retellRoutes.removeAllContentTypeParsers();
     retellRoutes.addContentTypeParser(
@@ -27,13 +62,19 @@ export async function providerWebhooksRoutes(
       { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
       (_request, body, done) => done(null, body),
     );
+    retellRoutes.addHook('onRequest', async (request, reply) => {
+      const signature = header(request.headers['x-retell-signature']);
+      if (!signature) return send(reply, refuse(401, 'x-retell-signature is missing'));
+      if (!hasFreshRetellSignatureHeader(signature))
+        return send(reply, refuse(401, 'x-retell-signature does not verify'));
+    });
     const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : undefined);
     retellRoutes.post('/providers/retell/webhook', async (request, reply) => {
       const answer = await retell.event(raw(request.body), header(request.headers['x-retell-signature']));
       logCallId(request, reply, answer.callId);
-      return reply.status(answer.status).send(answer.body);
+      return send(reply, answer);
     });
-    // CONTRACT §6: a provider that calls tools at their own URL calls /providers/<provider>/tools/:toolId.
+    // docs/interface.md#providers: a provider that calls tools at their own URL calls /providers/<provider>/tools/:toolId.
     retellRoutes.post<{ Params: { toolId: string } }>('/providers/retell/tools/:toolId', async (request, reply) => {
       const answer = await retell.toolCall(
         request.params.toolId,
@@ -41,7 +82,7 @@ export async function providerWebhooksRoutes(
         header(request.headers['x-retell-signature']),
       );
       logCallId(request, reply, answer.callId);
-      return reply.status(answer.status).send(answer.body);
+      return send(reply, answer);
     });
   });
 }

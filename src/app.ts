@@ -55,6 +55,7 @@ import { createProviderSyncRepository } from './providers/provider-sync.reposito
 import { providerToolsRoutes } from './providers/provider-tools.routes.js';
 import { createProviderToolsService } from './providers/provider-tools.service.js';
 import { providerWebhooksRoutes } from './providers/provider-webhooks.routes.js';
+import { createRetellCredentialKeys, PROVIDER_CREDENTIAL_TOPIC } from './providers/retell/retell-credential-keys.js';
 import { createRetellProvider } from './providers/retell/retell-provider.js';
 import { createRetellWebhooks } from './providers/retell/retell-webhook.js';
 import { createSimulator } from './providers/simulator/simulator.js';
@@ -225,7 +226,11 @@ export async function buildApp({
     secretBox,
     allowPrivateNetworks: config.allowPrivateNetworks,
     resolve: resolveHost,
-    onChanged: (credentialId) => providerSync.credentialChanged(credentialId),
+    onChanged: async (credentialId) => {
+      await providerSync.credentialChanged(credentialId);
+      // Every process forgets the credential's key (the Retell webhooks' key cache).
+      await database.changes.publish(PROVIDER_CREDENTIAL_TOPIC, credentialId);
+    },
   });
   // Agents on real providers are published in the background; the providers' SDKs send through the
   // guarded client, like every request to an address a customer chose.
@@ -419,6 +424,15 @@ export async function buildApp({
         toolNameOf: async (organizationId, toolId) =>
           (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
         invokeTool: (call) => tools.invokeDuringCall(call),
+        // Its agent was published before the URLs named the credential: published again (decision 0029).
+        publishedWithoutCredential: (callId) =>
+          providerSyncRepository
+            .markPublishedBeforeCall(callId)
+            .catch((err) => app.log.error({ err, callId }, 'could not mark the agent to publish again')),
+      }),
+      retellKeys: createRetellCredentialKeys({
+        load: (credentialId) => providerCredentials.retellApiKey(credentialId),
+        feed: database.changes,
       }),
     });
   }

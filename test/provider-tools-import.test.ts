@@ -197,7 +197,7 @@ describe('importing tools from Retell', () => {
       expect.objectContaining({
         type: 'custom',
         name: 'check_stock',
-        url: `${t.config.publicUrl}/providers/retell/tools/${result.body.imported[0].toolId}`,
+        url: `${t.config.publicUrl}/providers/retell/tools/${result.body.imported[0].toolId}?credential=${agent.providerCredentialId}`,
       }),
     ]);
     expect(retell.violations.join('\n')).toBe('');

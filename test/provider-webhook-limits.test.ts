@@ -91,6 +91,47 @@ describe('provider webhooks, before their bodies', () => {
     }
   });
 
+  it('refuse a 9.5 MB Retell body whose URL names no Retell credential before reading it', async () => {
+    const signature = await Retell.sign('{}', 'any key');
+    for (const id of ['pcr_0000000000000000000000000a', credentialId /* a Vapi one */]) {
+      for (const path of ['/providers/retell/webhook', '/providers/retell/tools/tool_1']) {
+        expect(
+          await answerBeforeTheBody(
+            `${path}?credential=${id}`,
+            { 'x-retell-signature': signature },
+            NINE_AND_A_HALF_MB,
+          ),
+        ).toBe('HTTP/1.1 401 Unauthorized');
+      }
+    }
+  });
+
+  it('check a Retell body’s signature on its bytes before parsing them, when the URL names the credential', async () => {
+    const key = 'key_of_the_limits_test_retell_account';
+    const credential = await t.request('POST', '/v1/provider-credentials', {
+      headers: org.auth,
+      body: { provider: 'retell', name: 'Retell limits', apiKey: key },
+    });
+    expect(credential.status).toBe(201);
+    const path = `/providers/retell/webhook?credential=${credential.body.id}`;
+    // Valid JSON, 1 MiB deep, that would take a while to parse: refused on its bytes.
+    const depth = 512 * 1024;
+    const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const send = async (text: string, signingKey: string) =>
+      t.request('POST', path, {
+        headers: { 'content-type': 'application/json', 'x-retell-signature': await Retell.sign(text, signingKey) },
+        body: text,
+      });
+    const forged = await send(nested, 'another key');
+    expect([forged.status, forged.body]).toEqual([401, { error: 'x-retell-signature does not verify' }]);
+    // Signed with the credential's key, the same bytes are parsed, and name no call.
+    expect((await send(nested, key)).status).toBe(404);
+    // Over the limit: 413 from the length, before the bytes are read.
+    expect(
+      await answerBeforeTheBody(path, { 'x-retell-signature': await Retell.sign('{}', key) }, NINE_AND_A_HALF_MB),
+    ).toBe('HTTP/1.1 413 Payload Too Large');
+  });
+
   it('answer 413 to an authenticated body over the limit, from its length, before reading it', async () => {
     expect(await answerBeforeTheBody('/providers/vapi/webhook', { 'x-vapi-secret': SECRET }, NINE_AND_A_HALF_MB)).toBe(
       'HTTP/1.1 413 Payload Too Large',

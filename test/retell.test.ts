@@ -12,6 +12,10 @@ let endpoint: Receiver;
 let agentId: string;
 let tool: { id: string; aiSchema: unknown };
 let creds: { apiToken: string; apiSecret: string };
+let credentialId: string;
+/** The paths Retell was given: the webhook's, and the tools' (each with `?credential=`). */
+let webhookPath: string;
+const toolPath = (id: string) => `/providers/retell/tools/${id}?credential=${credentialId}`;
 
 const agentView = async (id: string) => (await t.request('GET', `/v1/agents/${id}`, { headers: org.auth })).body;
 const callOf = async (id: string) => (await t.request('GET', `/v1/calls/${id}`, { headers: org.auth })).body;
@@ -28,6 +32,7 @@ beforeAll(async () => {
     headers: org.auth,
     body: { provider: 'retell', name: 'Retell', apiKey: retell.apiKey, baseUrl: retell.url },
   });
+  credentialId = credential.body.id;
   tool = (
     await t.request('POST', '/v1/tools', {
       headers: org.auth,
@@ -53,10 +58,12 @@ beforeAll(async () => {
     },
   });
   agentId = agent.body.id;
-  await until('the agent published', async () => {
+  const published = await until('the agent published', async () => {
     const view = await agentView(agentId);
     return view.providerSync.state === 'synced' ? view : undefined;
   });
+  const { pathname, search } = new URL(retell.agents.get(published.providerSync.providerAgentId)?.webhook_url);
+  webhookPath = `${pathname}${search}`;
   creds = await t.credentials(org, agentId);
 });
 afterAll(async () => {
@@ -67,7 +74,11 @@ afterAll(async () => {
 
 /** POSTs a body to one of our Retell endpoints, signed as Retell signs (or not, or with another key). */
 async function signed(path: string, body: unknown, key: string | null = retell.apiKey) {
-  const text = JSON.stringify(body);
+  return signedText(path, JSON.stringify(body), key);
+}
+
+/** POSTs these bytes, JSON or not, signed with `key`. */
+async function signedText(path: string, text: string, key: string | null = retell.apiKey) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key !== null) headers['x-retell-signature'] = await Retell.sign(text, key);
   return t.request('POST', path, { headers, body: text });
@@ -97,7 +108,7 @@ describe('Retell', () => {
     const agent = retell.agents.get(view.providerSync.providerAgentId);
     expect(agent).toMatchObject({
       agent_name: 'Retell seller',
-      webhook_url: `${t.config.publicUrl}/providers/retell/webhook`,
+      webhook_url: `${t.config.publicUrl}/providers/retell/webhook?credential=${credentialId}`,
       post_call_analysis_data: [{ type: 'enum', name: 'status', choices: view.outcomes }],
     });
     const llm = retell.llms.get(agent?.response_engine.llm_id);
@@ -108,7 +119,7 @@ describe('Retell', () => {
         {
           type: 'custom',
           name: 'book_visit',
-          url: `${t.config.publicUrl}/providers/retell/tools/${tool.id}`,
+          url: `${t.config.publicUrl}/providers/retell/tools/${tool.id}?credential=${credentialId}`,
           parameters: tool.aiSchema,
         },
       ],
@@ -156,18 +167,12 @@ describe('Retell', () => {
   it('refuses unsigned, wrongly signed and unknown-call webhooks, changing nothing', async () => {
     const callId = await placeCall();
     const event = { event: 'call_started', call: retellCall(callId, { start_timestamp: Date.now() }) };
-    expect((await signed('/providers/retell/webhook', event, null)).status).toBe(401);
-    expect((await signed('/providers/retell/webhook', event, 'key_other')).status).toBe(401);
+    expect((await signed(webhookPath, event, null)).status).toBe(401);
+    expect((await signed(webhookPath, event, 'key_other')).status).toBe(401);
     const unknown = { event: 'call_started', call: retellCall('call_unknown') };
-    expect((await signed('/providers/retell/webhook', unknown)).status).toBe(404);
+    expect((await signed(webhookPath, unknown)).status).toBe(404);
     expect(
-      (
-        await signed(
-          `/providers/retell/tools/${tool.id}`,
-          { name: 'book_visit', args: {}, call: retellCall(callId) },
-          'key_other',
-        )
-      ).status,
+      (await signed(toolPath(tool.id), { name: 'book_visit', args: {}, call: retellCall(callId) }, 'key_other')).status,
     ).toBe(401);
     expect((await callOf(callId)).status).toBe('queued');
   });
@@ -175,13 +180,13 @@ describe('Retell', () => {
   it('runs custom tools, and ends an answered call with its analysis, not before', async () => {
     const callId = await placeCall();
     const start = Date.now();
-    await signed('/providers/retell/webhook', {
+    await signed(webhookPath, {
       event: 'call_started',
       call: retellCall(callId, { start_timestamp: start }),
     });
     expect((await callOf(callId)).status).toBe('in_progress');
 
-    const toolAnswer = await signed(`/providers/retell/tools/${tool.id}`, {
+    const toolAnswer = await signed(toolPath(tool.id), {
       name: 'book_visit',
       args: { day: 'Tuesday' },
       call: retellCall(callId),
@@ -196,9 +201,9 @@ describe('Retell', () => {
       disconnection_reason: 'agent_hangup',
       transcript_object: [{ role: 'agent', content: 'Hello Ada', words: [{ word: 'Hello', start: 0.2, end: 0.5 }] }],
     });
-    await signed('/providers/retell/webhook', { event: 'call_ended', call: ended });
+    await signed(webhookPath, { event: 'call_ended', call: ended });
     expect((await callOf(callId)).status).toBe('in_progress');
-    await signed('/providers/retell/webhook', {
+    await signed(webhookPath, {
       event: 'call_analyzed',
       call: {
         ...ended,
@@ -214,7 +219,7 @@ describe('Retell', () => {
       transcript: [{ role: 'agent', text: 'Hello Ada' }],
     });
     // Retell retries webhooks: the same event again, or a later analysis, changes nothing.
-    await signed('/providers/retell/webhook', {
+    await signed(webhookPath, {
       event: 'call_analyzed',
       call: { ...ended, call_analysis: { custom_analysis_data: { status: 'SOLD' } } },
     });
@@ -223,7 +228,7 @@ describe('Retell', () => {
 
   it('ends an unanswered call at call_ended, and an answered one without analysis after the grace period', async () => {
     const missed = await placeCall();
-    await signed('/providers/retell/webhook', {
+    await signed(webhookPath, {
       event: 'call_ended',
       call: retellCall(missed, { disconnection_reason: 'dial_no_answer', end_timestamp: Date.now() }),
     });
@@ -235,7 +240,7 @@ describe('Retell', () => {
 
     const unanalysed = await placeCall();
     const start = Date.now();
-    await signed('/providers/retell/webhook', {
+    await signed(webhookPath, {
       event: 'call_ended',
       call: retellCall(unanalysed, {
         start_timestamp: start,
@@ -249,5 +254,121 @@ describe('Retell', () => {
       return c.status === 'ended' ? c : undefined;
     });
     expect(ended).toMatchObject({ outcome: 'COMPLETED', endedReason: 'user_hangup', durationSeconds: 5 });
+  });
+});
+
+// The URLs we publish name the credential (`?credential=`): its key checks the signature on the raw
+// bytes before they are parsed (decision 0029).
+describe('Retell webhooks naming their credential', () => {
+  it('refuse a wrong signature without parsing the body: not JSON is 401, not 400', async () => {
+    const notJson = 'this is {not JSON';
+    for (const path of [webhookPath, toolPath(tool.id)]) {
+      // Well formed and current, keyed by another key: refused before the bytes are parsed.
+      const forged = await signedText(path, notJson, 'key_other');
+      expect(forged.status).toBe(401);
+      expect(forged.body).toEqual({ error: 'x-retell-signature does not verify' });
+      // Signed with the credential's key, the same bytes get as far as parsing.
+      expect((await signedText(path, notJson)).status).toBe(400);
+    }
+  });
+
+  it('refuse unknown ids, other providers’ credentials and repeated parameters as a wrong signature', async () => {
+    const callId = await placeCall();
+    const event = { event: 'call_started', call: retellCall(callId, { start_timestamp: Date.now() }) };
+    const vapiCredential = await t.request('POST', '/v1/provider-credentials', {
+      headers: org.auth,
+      body: { provider: 'vapi', name: 'Vapi beside', apiKey: retell.apiKey },
+    });
+    for (const query of [
+      'credential=pcr_0000000000000000000000000a',
+      'credential=not-an-id',
+      `credential=${vapiCredential.body.id}`,
+      `credential=${credentialId}&credential=${credentialId}`,
+    ]) {
+      const answer = await signed(`/providers/retell/webhook?${query}`, event);
+      expect([query, answer.status, answer.body]).toEqual([
+        query,
+        401,
+        { error: 'x-retell-signature does not verify' },
+      ]);
+    }
+    expect((await callOf(callId)).status).toBe('queued');
+  });
+
+  it('do not let one credential’s signature act on another credential’s call', async () => {
+    const callId = await placeCall();
+    const event = { event: 'call_started', call: retellCall(callId, { start_timestamp: Date.now() }) };
+    // Another organization's Retell account, with its own key and no agent.
+    const stranger = await t.signup();
+    const otherKey = 'key_of_another_retell_account';
+    const other = await t.request('POST', '/v1/provider-credentials', {
+      headers: stranger.auth,
+      body: { provider: 'retell', name: 'Other Retell', apiKey: otherKey },
+    });
+    const otherWebhook = `/providers/retell/webhook?credential=${other.body.id}`;
+    const otherTool = `/providers/retell/tools/${tool.id}?credential=${other.body.id}`;
+    // Correctly signed by the other credential, naming our call: answered as a call that does not exist.
+    const crossed = await signed(otherWebhook, event, otherKey);
+    expect(crossed.status).toBe(404);
+    expect(crossed.body).toEqual(
+      (await signed(otherWebhook, { event: 'call_started', call: retellCall('call_nope') }, otherKey)).body,
+    );
+    expect(
+      (await signed(otherTool, { name: 'book_visit', args: { day: 'Monday' }, call: retellCall(callId) }, otherKey))
+        .status,
+    ).toBe(404);
+    // Our key sent to the other credential's URL: a wrong signature.
+    expect((await signed(otherWebhook, event)).status).toBe(401);
+    expect((await callOf(callId)).status).toBe('queued');
+    expect((await signed(webhookPath, event)).status).toBe(200);
+    expect((await callOf(callId)).status).toBe('in_progress');
+  });
+
+  it('check against the credential’s current key once it changes', async () => {
+    const stranger = await t.signup();
+    const created = await t.request('POST', '/v1/provider-credentials', {
+      headers: stranger.auth,
+      body: { provider: 'retell', name: 'Rotating', apiKey: 'key_before_rotation' },
+    });
+    const path = `/providers/retell/webhook?credential=${created.body.id}`;
+    const unknownCall = { event: 'call_started', call: retellCall('call_nope') };
+    // Past the signature: the call is not ours.
+    expect((await signed(path, unknownCall, 'key_before_rotation')).status).toBe(404);
+    const rotated = await t.request('PATCH', `/v1/provider-credentials/${created.body.id}`, {
+      headers: stranger.auth,
+      body: { apiKey: 'key_after_rotation' },
+    });
+    expect(rotated.status).toBe(200);
+    expect((await signed(path, unknownCall, 'key_before_rotation')).status).toBe(401);
+    expect((await signed(path, unknownCall, 'key_after_rotation')).status).toBe(404);
+  });
+
+  it('still take URLs published before the parameter, and publish their agent again with it', async () => {
+    const before = await agentView(agentId);
+    const callId = await placeCall();
+    const event = { event: 'call_started', call: retellCall(callId, { start_timestamp: Date.now() }) };
+    // As an agent published before the parameter sends them: checked with the call's credential.
+    expect((await signed('/providers/retell/webhook', event, 'key_other')).status).toBe(401);
+    expect((await signed('/providers/retell/webhook', event)).status).toBe(200);
+    expect((await callOf(callId)).status).toBe('in_progress');
+    const toolAnswer = await signed(`/providers/retell/tools/${tool.id}`, {
+      name: 'book_visit',
+      args: { day: 'Friday' },
+      call: retellCall(callId),
+    });
+    expect(toolAnswer.body).toEqual({ result: '{"slot":"Tuesday 10:00"}' });
+    const again = await until('the agent published again', async () => {
+      const view = await agentView(agentId);
+      return view.providerSync.state === 'synced' && view.providerSync.syncedAt > before.providerSync.syncedAt
+        ? view
+        : undefined;
+    });
+    expect(retell.agents.get(again.providerSync.providerAgentId)?.webhook_url).toBe(
+      `${t.config.publicUrl}${webhookPath}`,
+    );
+    // Published after the call was placed: the call's later webhooks do not publish it again.
+    expect((await signed('/providers/retell/webhook', event)).status).toBe(200);
+    expect((await agentView(agentId)).providerSync.state).toBe('synced');
+    expect(retell.violations.join('\n')).toBe('');
   });
 });

@@ -28,6 +28,15 @@ export function createProviderCredentialsRepository(db: Db) {
       return rows[0];
     },
 
+    /**
+     * The credential with this id, whatever its organization: a Retell webhook names its credential in
+     * its URL and is authenticated by that credential's key (decision 0029).
+     */
+    async findAnyOrganization(id: string): Promise<ProviderCredentialRow | undefined> {
+      const rows = await db.select().from(providerCredentials).where(eq(providerCredentials.id, id)).limit(1);
+      return rows[0];
+    },
+
     /** Newest first; `beforeId` is the last id of the previous page. */
     async list(
       organizationId: string,

@@ -220,6 +220,12 @@ export function createProviderCredentialsService({
       return rows.map((row) => secretBox.decrypt(row.webhookSecretSealed, row.id));
     },
 
+    /** The API key of the Retell credential with this id, whatever its organization: what its webhooks are signed with. */
+    async retellApiKey(id: string): Promise<string | undefined> {
+      const row = await repository.findAnyOrganization(id);
+      return row?.provider === 'retell' ? secretBox.decrypt(row.apiKeySealed, row.id) : undefined;
+    },
+
     /** The credential with its secrets opened, for a provider adapter. */
     async open(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
       const row = await repository.find(organizationId, id);

@@ -43,6 +43,19 @@ export function createProviderSyncRepository(db: Db) {
         where provider_credential_id = ${credentialId} and provider <> 'simulator' and deleted_at is null`);
     },
 
+    /**
+     * The agent of the call publishes again if it was last published before the call was placed: a
+     * webhook of the call came to a URL of an older publication (decision 0029). Once published
+     * again, webhooks of calls placed before do not mark it again.
+     */
+    async markPublishedBeforeCall(callId: string): Promise<void> {
+      await db.execute(sql`
+        update agents a set provider_sync_state = 'pending', provider_sync_due_at = now(), provider_sync_attempts = 0
+        from calls c
+        where c.id = ${callId} and a.id = c.agent_id and a.provider = 'retell' and a.deleted_at is null
+          and a.provider_sync_state = 'synced' and a.provider_synced_at < c.created_at`);
+    },
+
     /** Claims agents due for publishing (SKIP LOCKED), leasing each for `leaseSeconds`. */
     async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAgent[]> {
       const result = await db.execute(sql`

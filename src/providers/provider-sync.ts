@@ -67,7 +67,7 @@ export function createProviderSync({
       await unpublishFromRetell(client, agent.providerAgentId, agent.providerLlmId);
       return { agentId: null, llmId: null };
     }
-    return publishToRetell(agent, await toolsOf(agent), { client, publicUrl });
+    return publishToRetell(agent, await toolsOf(agent), { client, publicUrl, credentialId: credential.id });
   }
 
   async function publishVapi(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<ProviderIds> {

@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { logCallId } from '../calls/log-call-id.js';
+import type { RetellCredentialKeys } from './retell/retell-credential-keys.js';
+import { RETELL_CREDENTIAL_PARAM } from './retell/retell-publisher.js';
 import { hasFreshRetellSignatureHeader } from './retell/retell-signature.js';
-import type { RetellWebhooks } from './retell/retell-webhook.js';
+import type { RetellSigner, RetellWebhooks } from './retell/retell-webhook.js';
 import type { VapiWebhook } from './vapi/vapi-webhook.js';
 import type { VapiWebhookSecrets } from './vapi/vapi-webhook-secrets.js';
 import { refuse, type WebhookAnswer } from './webhook-answer.js';
@@ -25,7 +27,12 @@ const send = (reply: FastifyReply, answer: WebhookAnswer) => reply.status(answer
  */
 export async function providerWebhooksRoutes(
   app: FastifyInstance,
-  { vapi, vapiSecrets, retell }: { vapi: VapiWebhook; vapiSecrets: VapiWebhookSecrets; retell: RetellWebhooks },
+  {
+    vapi,
+    vapiSecrets,
+    retell,
+    retellKeys,
+  }: { vapi: VapiWebhook; vapiSecrets: VapiWebhookSecrets; retell: RetellWebhooks; retellKeys: RetellCredentialKeys },
 ): Promise<void> {
   // A body over the limit is the provider's to make smaller: 413, in the webhooks' `{error}` shape.
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -52,10 +59,13 @@ export async function providerWebhooksRoutes(
     },
   );
 
-  // Retell signs the raw bytes, keyed by the API key of the credential of the call the body names:
-  // before the body, the signature header must be well formed and fresh; the bytes are kept as
-  // received and parsed only to find that credential, then checked.
+  // Retell signs the raw bytes with the API key of a credential. The URLs we publish name it
+  // (`?credential=`): before the body, the signature header must be well formed and fresh and the
+  // credential a Retell one (else 401, as a wrong signature); the bytes are then checked against its
+  // key before they are parsed. URLs published before the parameter: the bytes are parsed to find the
+  // call's credential, then checked (decision 0029).
   await app.register(async (retellRoutes) => {
+    const signers = new WeakMap<object, RetellSigner>();
     retellRoutes.removeAllContentTypeParsers();
     retellRoutes.addContentTypeParser(
       '*',
@@ -67,10 +77,20 @@ export async function providerWebhooksRoutes(
       if (!signature) return send(reply, refuse(401, 'x-retell-signature is missing'));
       if (!hasFreshRetellSignatureHeader(signature))
         return send(reply, refuse(401, 'x-retell-signature does not verify'));
+      const credentialId = (request.query as Record<string, unknown> | undefined)?.[RETELL_CREDENTIAL_PARAM];
+      if (credentialId === undefined) return;
+      const apiKey = typeof credentialId === 'string' ? await retellKeys.apiKeyOf(credentialId) : undefined;
+      if (!apiKey || typeof credentialId !== 'string')
+        return send(reply, refuse(401, 'x-retell-signature does not verify'));
+      signers.set(request, { id: credentialId, apiKey });
     });
     const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : undefined);
     retellRoutes.post('/providers/retell/webhook', async (request, reply) => {
-      const answer = await retell.event(raw(request.body), header(request.headers['x-retell-signature']));
+      const answer = await retell.event(
+        raw(request.body),
+        header(request.headers['x-retell-signature']),
+        signers.get(request),
+      );
       logCallId(request, reply, answer.callId);
       return send(reply, answer);
     });
@@ -80,6 +100,7 @@ export async function providerWebhooksRoutes(
         request.params.toolId,
         raw(request.body),
         header(request.headers['x-retell-signature']),
+        signers.get(request),
       );
       logCallId(request, reply, answer.callId);
       return send(reply, answer);

@@ -10,7 +10,27 @@ export interface RetellPublishTarget {
   client: Retell;
   /** Our base URL: tool calls go to `/providers/retell/tools/<tool id>`, events to `/providers/retell/webhook`. */
   publicUrl: string;
+  /** The provider credential published with: named in every URL we give Retell (`?credential=`). */
+  credentialId: string;
 }
+
+/**
+ * The query parameter naming the provider credential in every URL published to Retell: Retell signs
+ * with that credential's API key, so the signature can be checked on the raw bytes before they are
+ * parsed (decision 0029).
+ */
+export const RETELL_CREDENTIAL_PARAM = 'credential';
+
+const withCredential = (url: string, target: RetellPublishTarget) =>
+  `${url}?${RETELL_CREDENTIAL_PARAM}=${encodeURIComponent(target.credentialId)}`;
+
+/** Where Retell sends the agent's events. */
+export const retellWebhookUrl = (target: RetellPublishTarget) =>
+  withCredential(`${target.publicUrl}/providers/retell/webhook`, target);
+
+/** Where Retell calls one of our tools, published as a custom tool. */
+export const retellToolUrl = (target: RetellPublishTarget, toolId: string) =>
+  withCredential(`${target.publicUrl}/providers/retell/tools/${toolId}`, target);
 
 /** The voice every agent speaks with until agents choose one. */
 export const RETELL_VOICE_ID = '11labs-Adrian';
@@ -27,7 +47,7 @@ export function retellLlmBody(agent: PublishableAgent, tools: PublishableTool[],
       type: 'custom' as const,
       name: tool.name,
       description: tool.description,
-      url: `${target.publicUrl}/providers/retell/tools/${tool.id}`,
+      url: retellToolUrl(target, tool.id),
       method: 'POST' as const,
       parameters: tool.aiSchema,
       speak_during_execution: false,
@@ -43,7 +63,7 @@ export function retellAgentBody(agent: PublishableAgent, llmId: string, target: 
     response_engine: { type: 'retell-llm' as const, llm_id: llmId },
     voice_id: RETELL_VOICE_ID,
     agent_name: agent.name,
-    webhook_url: `${target.publicUrl}/providers/retell/webhook`,
+    webhook_url: retellWebhookUrl(target),
     max_call_duration_ms: agent.maxCallDurationSeconds * 1000,
     // The outcome comes back in the analysis, as one of the agent's outcomes.
     post_call_analysis_data: [

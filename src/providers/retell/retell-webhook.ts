@@ -19,12 +19,24 @@ export interface RetellWebhookDeps {
   toolNameOf: (organizationId: string, toolId: string) => Promise<string | undefined>;
   /** How long an answered call waits for `call_analyzed`; default `ANALYSIS_GRACE_SECONDS`. */
   analysisGraceSeconds?: number;
+  /**
+   * A verified webhook of this call came to a URL without `?credential=`: its agent was published
+   * before the parameter, and is published again (decision 0029). Failures are the callee's to log.
+   */
+  publishedWithoutCredential?: (callId: string) => Promise<void>;
+}
+
+/** The credential a webhook's URL names (`?credential=`), with its API key: the key it must be signed with. */
+export interface RetellSigner {
+  id: string;
+  apiKey: string;
 }
 
 /**
  * Retell's two callers, both signed with `x-retell-signature` (keyed with the account's API key):
- * the agent's webhook (`call_started`, `call_ended`, `call_analyzed`) and its custom-tool calls. The
- * signature is checked on the raw bytes before anything else is read from them.
+ * the agent's webhook (`call_started`, `call_ended`, `call_analyzed`) and its custom-tool calls. Their
+ * URLs name the credential (`?credential=`), so the signature is checked on the raw bytes before
+ * they are parsed.
  */
 export function createRetellWebhooks({
   callContext,
@@ -34,36 +46,52 @@ export function createRetellWebhooks({
   invokeTool,
   toolNameOf,
   analysisGraceSeconds = ANALYSIS_GRACE_SECONDS,
+  publishedWithoutCredential = async () => {},
 }: RetellWebhookDeps) {
-  /** The call the body is about, authenticated; or the refusal. */
+  const doesNotVerify = () => refuse(401, 'x-retell-signature does not verify');
+
+  /**
+   * The call the body is about, authenticated; or the refusal. With `signer` (the credential the URL
+   * names, `?credential=`), the signature is checked on the raw bytes before they are parsed, and the
+   * call must be that credential's. Without it (URLs published before the parameter), the body is
+   * parsed to find the call's credential first, and the agent is published again with the parameter.
+   */
   async function authenticated(
     raw: Buffer | undefined,
     signature: string | undefined,
+    signer: RetellSigner | undefined,
   ): Promise<{ body: Json; call: Json; context: ProviderCallContext } | WebhookAnswer> {
     if (!signature) return refuse(401, 'x-retell-signature is missing');
+    const text = raw?.toString('utf8') ?? '';
+    if (signer && !(await verifyRetellSignature(text, signer.apiKey, signature))) return doesNotVerify();
     let body: unknown;
     try {
-      body = JSON.parse(raw?.toString('utf8') ?? '');
+      body = JSON.parse(text);
     } catch {
       return refuse(400, 'The body is not JSON');
     }
     const call = isObject(body) && isObject(body.call) ? body.call : undefined;
     const callId = call ? switchboardCallIdOf(call) : undefined;
     const context = callId ? await callContext(callId) : undefined;
-    if (!isObject(body) || !call || context?.provider !== 'retell') return refuse(404, 'No call of ours has this id');
+    const noSuchCall = () => refuse(404, 'No call of ours has this id');
+    if (!isObject(body) || !call || context?.provider !== 'retell') return noSuchCall();
+    if (signer) {
+      // Signed with one credential's key about another credential's call: not this credential's to
+      // tell, and answered as a call that does not exist, so a signer learns nothing of others' calls.
+      return context.providerCredentialId === signer.id ? { body, call, context } : noSuchCall();
+    }
     const credential = context.providerCredentialId
       ? await credentialOf(context.organizationId, context.providerCredentialId)
       : undefined;
-    if (!credential || !(await verifyRetellSignature(raw?.toString('utf8') ?? '', credential.apiKey, signature))) {
-      return refuse(401, 'x-retell-signature does not verify');
-    }
+    if (!credential || !(await verifyRetellSignature(text, credential.apiKey, signature))) return doesNotVerify();
+    await publishedWithoutCredential(context.id);
     return { body, call, context };
   }
 
   return {
     /** `POST /providers/retell/webhook`. */
-    async event(raw: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
-      const checked = await authenticated(raw, signature);
+    async event(raw: Buffer | undefined, signature: string | undefined, signer?: RetellSigner): Promise<WebhookAnswer> {
+      const checked = await authenticated(raw, signature, signer);
       if ('status' in checked) return checked;
       const { body, call, context } = checked;
       switch (body.event) {
@@ -92,8 +120,13 @@ export function createRetellWebhooks({
      * `POST /providers/retell/tools/:toolId`: one of our tools, as the custom tool we published; the
      * answer's body goes to the LLM. The tool is the one the URL names (Retell's `name` if it is gone).
      */
-    async toolCall(toolId: string, raw: Buffer | undefined, signature: string | undefined): Promise<WebhookAnswer> {
-      const checked = await authenticated(raw, signature);
+    async toolCall(
+      toolId: string,
+      raw: Buffer | undefined,
+      signature: string | undefined,
+      signer?: RetellSigner,
+    ): Promise<WebhookAnswer> {
+      const checked = await authenticated(raw, signature, signer);
       if ('status' in checked) return checked;
       const { body, context } = checked;
       const name =

@@ -87,6 +87,8 @@ org
     "the first user's password (10+ characters, not one of the most common passwords)",
   )
   .action(async (options: { name: string; email: string; password: string }) => {
+    // As POST /v1/signup: a name of spaces is refused, and the name is stored trimmed (by the service).
+    if (options.name.trim() === '') fail('--name must contain a character other than spaces', 2);
     const problem = await passwordProblem(options.password);
     if (problem) fail(`--password ${problem}`, 2);
     const config = loadConfig();

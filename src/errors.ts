@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from './db/client.js';
 import { createLogThrottle } from './lib/log-throttle.js';
+import { NAME_PATTERN } from './lib/schema.js';
 
 /** The kinds of management-API error (docs/interface.md#errors-of-the-management-api), each with its one HTTP status. */
 export const API_ERROR_STATUS = {
@@ -74,6 +75,8 @@ export function problemsFromAjv(errors: readonly AjvError[], root = '$'): FieldP
       message = 'is not a known field';
     } else if (error.keyword === 'const') {
       message = `must be ${JSON.stringify(error.params.allowedValue)}`;
+    } else if (error.keyword === 'pattern' && error.params.pattern === NAME_PATTERN) {
+      message = 'must contain a character other than spaces';
     } else if (error.keyword === 'enum') {
       message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     }

@@ -120,6 +120,26 @@ describe('agents', () => {
     expect(after.body.data.length).toBe(before.body.data.length);
   });
 
+  it('refuses a name of spaces like an empty one at $.name, and stores names trimmed', async () => {
+    const blank = await t.request('POST', '/v1/agents', { headers: org.auth, body: { name: '   ' } });
+    expect(blank.status).toBe(422);
+    expect(blank.body).toMatchObject({
+      code: 'api:validation',
+      details: [{ path: '$.name', message: 'must contain a character other than spaces' }],
+    });
+    const created = await t.request('POST', '/v1/agents', { headers: org.auth, body: { name: '  Sales  ' } });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('Sales');
+    const patch = (name: string) =>
+      t.request('PATCH', `/v1/agents/${created.body.id}`, { headers: org.auth, body: { name } });
+    expect((await patch('  ')).body.details).toEqual([
+      { path: '$.name', message: 'must contain a character other than spaces' },
+    ]);
+    expect((await patch(' Support\n')).body.name).toBe('Support');
+    const read = await t.request('GET', `/v1/agents/${created.body.id}`, { headers: org.auth });
+    expect(read.body.name).toBe('Support');
+  });
+
   it('checks what a schema cannot: E.164 caller id, simulator outcome among the outcomes, unknown tools', async () => {
     const response = await t.request('POST', '/v1/agents', {
       headers: org.auth,

@@ -42,6 +42,24 @@ describe('sign-up', () => {
     expect(paths).toEqual(['$.email', '$.extra', '$.organization', '$.password']);
   });
 
+  it('refuses a name of spaces like an empty one at $.organization, and stores the name trimmed', async () => {
+    const signUp = (organization: string) =>
+      t.request('POST', '/v1/signup', {
+        body: { organization, email: 'spaces@example.com', password: 'correct horse' },
+      });
+    const blank = await signUp('   ');
+    expect(blank.status).toBe(422);
+    expect(blank.body).toMatchObject({
+      code: 'api:validation',
+      details: [{ path: '$.organization', message: 'must contain a character other than spaces' }],
+    });
+    const trimmed = await signUp('  Acme  ');
+    expect(trimmed.status).toBe(201);
+    expect(trimmed.body.organization.name).toBe('Acme');
+    const me = await t.request('GET', '/v1/me', { headers: { authorization: `Bearer ${trimmed.body.apiKey}` } });
+    expect(me.body.organization.name).toBe('Acme');
+  });
+
   it('refuses a password under 10 characters or among the most common, saying why at $.password', async () => {
     const signUp = (password: string) =>
       t.request('POST', '/v1/signup', { body: { organization: 'Weak', email: 'weak@example.com', password } });
@@ -136,6 +154,16 @@ describe('authentication of the management API', () => {
     expect((await t.request('GET', '/v1/agents', { headers: auth })).status).toBe(200);
     expect((await t.request('DELETE', `/v1/api-keys/${created.body.id}`, { headers: org.auth })).status).toBe(204);
     expect((await t.request('GET', '/v1/agents', { headers: auth })).status).toBe(401);
+  });
+
+  it('refuses an API key named with spaces only, and stores the name trimmed', async () => {
+    const org = await t.signup();
+    const blank = await t.request('POST', '/v1/api-keys', { headers: org.auth, body: { name: ' \t ' } });
+    expect(blank.status).toBe(422);
+    expect(blank.body.details).toEqual([{ path: '$.name', message: 'must contain a character other than spaces' }]);
+    const created = await t.request('POST', '/v1/api-keys', { headers: org.auth, body: { name: '  CI  ' } });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('CI');
   });
 
   it('stores API keys and passwords only as hashes', async () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOutcomePayload, MAX_PAYLOAD_BYTES } from '../src/integrations/outcome-payload.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { startReceiver } from './helpers/receiver.js';
+import { until } from './helpers/wait.js';
 
 // The payload is built from calls as GET /v1/calls/:id shows them once they have ended: each kind
 // of ending a real call can have is produced through the public API, then turned into a payload.
@@ -112,5 +114,34 @@ describe('the call-outcome payload', () => {
     expect(payload.transcript.at(-1).text.startsWith('399 ')).toBe(true);
     expect(payload.transcript).toHaveLength(400 - payload.truncated.transcriptTurnsRemoved);
     expect(payload.truncated.collectedDataRemoved).toBe(false);
+  });
+
+  it('a simulator agent without a fromNumber calls from the simulated caller id, in its record and its delivered payload', async () => {
+    const hook = await startReceiver();
+    try {
+      const { agent, call } = await endedCall({ outcome: { status: 'SOLD' } });
+      expect(agent.fromNumber).toBeNull();
+      // The caller id docs/interface.md#calls documents for such calls.
+      expect(call.from).toBe('+15555550100');
+      const listed = await t.request('GET', `/v1/calls?agentId=${agent.id}`, { headers: org.auth });
+      expect(listed.body.data.map((c: { from: unknown }) => c.from)).toEqual(['+15555550100']);
+
+      const added = await t.request('POST', `/v1/agents/${agent.id}/integrations`, {
+        headers: org.auth,
+        body: { url: `${hook.url}/outcome` },
+      });
+      expect(added.status).toBe(201);
+      const creds = await t.credentials(org, agent.id);
+      const answer = await t.clickToCall({
+        token: creds.apiToken,
+        secret: creds.apiSecret,
+        body: { phone: nextPhone(), variables: { name: 'Ada' } },
+      });
+      expect(answer.status).toBe(200);
+      const received = await until('the outcome webhook', () => hook.requests.find((r) => r.url === '/outcome'));
+      expect(JSON.parse(received.body)).toMatchObject({ callId: answer.body.callId, from: '+15555550100' });
+    } finally {
+      await hook.close();
+    }
   });
 });

@@ -286,6 +286,17 @@ describe('the CLI', () => {
     );
   });
 
+  it('org create refuses a name of spaces with exit 2, before opening any database', async () => {
+    const dataDir = tempDir();
+    const refused = runCli(
+      ['org', 'create', '--name', '   ', '--email', 'blank@example.com', '--password', 'correct horse'],
+      { SWITCHBOARD_DATA_DIR: dataDir },
+    );
+    expect(await refused.exited).toBe(2);
+    expect(refused.stderr()).toContain('--name must contain a character other than spaces');
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
   it('org create prints JSON with an apiKey; call signs and sends a click-to-call', async () => {
     const dataDir = tempDir();
     const created = runCli(

@@ -141,6 +141,19 @@ describe('provider credentials', () => {
     expect(taken.body.details).toEqual([{ path: '$.name', message: expect.any(String) }]);
   });
 
+  it('refuses a name of spaces like an empty one at $.name, and stores names trimmed', async () => {
+    const blank = await vapi({ name: '   ' });
+    expect(blank.status).toBe(422);
+    expect(blank.body.details).toEqual([{ path: '$.name', message: 'must contain a character other than spaces' }]);
+    const created = await vapi({ name: '  Vapi trimmed  ' });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe('Vapi trimmed');
+    const patch = (name: string) =>
+      t.request('PATCH', `/v1/provider-credentials/${created.body.id}`, { headers: org.auth, body: { name } });
+    expect((await patch(' ')).status).toBe(422);
+    expect((await patch(' Vapi renamed ')).body.name).toBe('Vapi renamed');
+  });
+
   it('lets an agent use only its organization’s credential for the same provider', async () => {
     const mine = await vapi();
     const theirs = await create({ provider: 'vapi', name: 'Theirs', apiKey: 'k_0000' }, other);

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum } from '../lib/schema.js';
+import { Name, StringEnum } from '../lib/schema.js';
 
 export const AGENT_TYPES = ['click_to_call', 'inbound', 'outbound'] as const;
 export const PROVIDERS = ['simulator', 'vapi', 'retell'] as const;
@@ -56,7 +56,7 @@ export type SimulatorScenario = Static<typeof SimulatorScenario>;
 export const MAX_ALLOWED_COUNTRIES = 250;
 
 const agentFields = {
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Name(),
   type: StringEnum(AGENT_TYPES),
   enabled: Type.Boolean(),
   provider: StringEnum(PROVIDERS),

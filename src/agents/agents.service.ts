@@ -244,7 +244,7 @@ export function createAgentsService({
   return {
     async create(organizationId: string, input: CreateAgentInput): Promise<AgentView> {
       const settings: AgentSettings = {
-        name: input.name,
+        name: input.name.trim(),
         type: input.type ?? 'click_to_call',
         enabled: input.enabled ?? true,
         provider: input.provider ?? 'simulator',
@@ -313,6 +313,7 @@ export function createAgentsService({
       const changed = Object.fromEntries(
         Object.entries(patch).filter(([, v]) => v !== undefined),
       ) as Partial<AgentSettings>;
+      if (changed.name !== undefined) changed.name = changed.name.trim();
       const merged: AgentSettings = { ...current, ...changed };
       // Switching away from a real provider drops its credential rather than failing the change.
       if (changed.provider === 'simulator' && changed.providerCredentialId === undefined) {

@@ -219,7 +219,7 @@ export function createAuthService(deps: {
     },
 
     async createApiKey(organizationId: string, name: string): Promise<ApiKeyView & { key: string }> {
-      const issued = issueApiKey(organizationId, name);
+      const issued = issueApiKey(organizationId, name.trim());
       const row = await repository.insertApiKey(issued.row);
       return { ...viewApiKey(row), key: issued.key };
     },

@@ -3,7 +3,7 @@ import type { DeliveryView } from '../deliveries/deliveries.service.js';
 import { notFound } from '../errors.js';
 import { toStorableJson } from '../lib/json-guard.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
-import type { CallEvent } from '../providers/voice-provider.js';
+import { type CallEvent, SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
 import type { ToolInvocationView } from '../tools/tools.service.js';
 import { boundCallEvent, boundErrorText, CALL_RECORD_BUDGET } from './call-record-budget.js';
 import type { CallRow, CallsRepository, EndCall } from './calls.repository.js';
@@ -21,7 +21,8 @@ export function toCallView(row: CallRow, toolInvocations: ToolInvocationView[] =
     agentId: row.agentId,
     provider: row.provider,
     providerCallId: row.providerCallId,
-    from: row.fromNumber,
+    // Simulator calls recorded before decision 0032 have no number: they show the simulated one.
+    from: row.fromNumber ?? SIMULATED_CALLER_ID,
     to: row.toNumber,
     status: row.status,
     outcome: row.outcome,

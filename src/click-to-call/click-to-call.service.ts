@@ -4,7 +4,13 @@ import type { CallsService } from '../calls/calls.service.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { placeholdersOf } from '../lib/template.js';
-import type { ProviderName, ProviderRegistry, StartCallRequest, StartCallResult } from '../providers/voice-provider.js';
+import {
+  type ProviderName,
+  type ProviderRegistry,
+  SIMULATED_CALLER_ID,
+  type StartCallRequest,
+  type StartCallResult,
+} from '../providers/voice-provider.js';
 import type { ClickToCallRepository, IdempotencyRow } from './click-to-call.repository.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { numberPolicyProblems } from './number-policy.js';
@@ -201,7 +207,8 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
           organizationId: row.organizationId,
           agentId: row.id,
           provider: row.provider,
-          fromNumber: row.fromNumber,
+          // Only a simulator agent can lack a number (isConfigured); its calls show the simulated one.
+          fromNumber: row.fromNumber ?? SIMULATED_CALLER_ID,
           toNumber: body.phone,
           status: 'queued',
           variables,

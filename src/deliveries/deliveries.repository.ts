@@ -4,6 +4,7 @@ import type { TranscriptTurn } from '../db/schema/index.js';
 import type { EndedCall } from '../integrations/outcome-payload.js';
 import type { TriggerConditions } from '../integrations/trigger-conditions.js';
 import { createBatcher } from '../lib/batcher.js';
+import { SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
 
 /**
  * The statement part that queues a call's outcome for each enabled integration of its agent. It
@@ -144,7 +145,8 @@ function toClaimed(r: Raw): ClaimedDelivery {
             id: r.call_id as string,
             agentId: r.call_agent_id as string,
             agentName: (r.agent_name as string | null) ?? '',
-            from: (r.from_number as string | null) ?? null,
+            // As the calls API shows it: simulator calls recorded before decision 0032 have no number.
+            from: (r.from_number as string | null) ?? SIMULATED_CALLER_ID,
             to: r.to_number as string,
             outcome: (r.outcome as string | null) ?? null,
             endedReason: (r.ended_reason as string | null) ?? null,

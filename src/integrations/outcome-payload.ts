@@ -7,7 +7,8 @@ export const MAX_PAYLOAD_BYTES = 256 * 1024;
 export interface EndedCall {
   id: string;
   agentId: string;
-  from: string | null;
+  /** The agent's number, or for a simulator agent without one SIMULATED_CALLER_ID. */
+  from: string;
   to: string;
   outcome: string | null;
   endedReason: string | null;

@@ -10,6 +10,14 @@ export function StringEnum<const T extends readonly string[]>(
 }
 
 /**
+ * A name a user types (organization, agent, provider credential, API key): 1 to `maxLength`
+ * characters with at least one that is not whitespace, so a name of spaces is refused like an empty
+ * one (errors.ts words the problem). Services store it trimmed (`.trim()`), as docs/interface.md says.
+ */
+export const NAME_PATTERN = '\\S';
+export const Name = (maxLength = 100) => Type.String({ minLength: 1, maxLength, pattern: NAME_PATTERN });
+
+/**
  * What an HTTP header value can carry (RFC 9110 field-value: tab, visible ASCII, space, obs-text),
  * as Node and undici check it before sending. A saved value outside it (any control character, not
  * only CR and LF) could never be sent: every tool run or webhook attempt with it would fail, so it

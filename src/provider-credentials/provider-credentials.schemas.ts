@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HEADER_VALUE_PATTERN, StringEnum } from '../lib/schema.js';
+import { HEADER_VALUE_PATTERN, Name, StringEnum } from '../lib/schema.js';
 
 export const CREDENTIAL_PROVIDERS = ['vapi', 'retell'] as const;
 export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number];
@@ -7,7 +7,7 @@ export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number];
 const secret = (description: string) =>
   Type.String({ minLength: 1, maxLength: 4096, pattern: HEADER_VALUE_PATTERN, description });
 
-const name = Type.String({ minLength: 1, maxLength: 100 });
+const name = Name();
 const apiKey = secret(
   "The provider's private API key. Write-only: read back masked; the mask written back keeps it, unless the base URL moves to another origin, where it must be given again.",
 );

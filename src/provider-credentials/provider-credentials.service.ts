@@ -137,7 +137,7 @@ export function createProviderCredentialsService({
             id,
             organizationId,
             provider: input.provider,
-            name: input.name,
+            name: input.name.trim(),
             apiKeySealed: sealed(id, input.apiKey),
             apiKeyLast4: input.apiKey.slice(-4),
             webhookSecretSealed: (() => {
@@ -177,7 +177,7 @@ export function createProviderCredentialsService({
       const webhookSecret = isMask(patch.webhookSecret) ? undefined : patch.webhookSecret;
       try {
         const updated = await repository.update(organizationId, id, {
-          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
           ...(apiKey !== undefined ? { apiKeySealed: sealed(id, apiKey), apiKeyLast4: apiKey.slice(-4) } : {}),
           ...(webhookSecret !== undefined
             ? {

@@ -3,6 +3,14 @@ import type { TranscriptTurn } from '../db/schema/index.js';
 
 export type ProviderName = 'simulator' | 'vapi' | 'retell';
 
+/**
+ * The caller id of a simulator call whose agent has no `fromNumber` (docs/interface.md#calls): E.164
+ * in shape, but a fictional line (555-0100, in area code 555, which is not assigned), so it can
+ * never ring anyone. Real providers always have a number (an agent without one is not configured).
+ * Decision 0032.
+ */
+export const SIMULATED_CALLER_ID = '+15555550100';
+
 /** What a provider needs to place one call. */
 export interface StartCallRequest {
   /** Our call id; real providers carry it back as `metadata.switchboardCallId`. */

@@ -280,7 +280,8 @@ export interface Call {
   agentId: string;
   provider: ProviderName;
   providerCallId: string | null;
-  from: string | null;
+  /** The agent's number, or the simulated caller id +15555550100 (docs/interface.md#calls). */
+  from: string;
   to: string;
   status: CallStatus;
   outcome: string | null;

@@ -100,7 +100,7 @@ function CallFacts({ call, live }: { call: Call; live: boolean }) {
         <Fact label="Agent">
           <AgentLink id={call.agentId} />
         </Fact>
-        <Fact label="From">{call.from ?? '—'}</Fact>
+        <Fact label="From">{call.from}</Fact>
         <Fact label="To">{call.to}</Fact>
         <Fact label="Status">{call.status}</Fact>
         <Fact label="Outcome">{call.outcome ?? '—'}</Fact>

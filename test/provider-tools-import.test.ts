@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeRetell, startFakeRetell } from './helpers/fake-retell.js';
@@ -201,5 +202,45 @@ describe('importing tools from Retell', () => {
       }),
     ]);
     expect(retell.violations.join('\n')).toBe('');
+  });
+});
+
+describe('a provider that cannot be reached', () => {
+  it('answers its error the same way for Vapi and Retell: 409 api:conflict with the provider’s message', async () => {
+    // A port just closed: the agents never get published, and listing their tools reaches no one.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const answers: Record<string, unknown>[] = [];
+    for (const provider of ['vapi', 'retell'] as const) {
+      const credential = await t.request('POST', '/v1/provider-credentials', {
+        headers: org.auth,
+        body: {
+          provider,
+          name: `${provider} unreachable`,
+          apiKey: 'key_of_nobody',
+          baseUrl: `http://127.0.0.1:${port}`,
+        },
+      });
+      const agent = await t.createAgent(org, {
+        name: `Unreachable ${provider}`,
+        provider,
+        providerCredentialId: credential.body.id,
+        fromNumber: '+14155550100',
+      });
+      const list = await t.request('GET', `/v1/agents/${agent.id}/provider-tools`, { headers: org.auth });
+      answers.push({ provider, status: list.status, code: list.body.code, message: list.body.message });
+    }
+    for (const provider of ['vapi', 'retell']) {
+      expect(answers.find((a) => a.provider === provider)).toEqual({
+        provider,
+        status: 409,
+        code: 'api:conflict',
+        message: expect.stringMatching(
+          new RegExp(`^The provider did not list its tools: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`),
+        ),
+      });
+    }
   });
 });

@@ -343,6 +343,37 @@ describe('Retell webhooks naming their credential', () => {
     expect((await signed(path, unknownCall, 'key_after_rotation')).status).toBe(404);
   });
 
+  it('answer a request without valid credentials alike whether its call exists or not, with or without the parameter', async () => {
+    const callId = await placeCall();
+    const stranger = await t.signup();
+    const otherKey = 'key_of_a_third_retell_account';
+    const other = await t.request('POST', '/v1/provider-credentials', {
+      headers: stranger.auth,
+      body: { provider: 'retell', name: 'Third Retell', apiKey: otherKey },
+    });
+    const bodyNaming = (id: string) => ({ event: 'call_started', name: 'book_visit', args: {}, call: retellCall(id) });
+    const answer = async (path: string, id: string, key: string | null) => {
+      const sent = await signed(path, bodyNaming(id), key);
+      return { path, key, status: sent.status, body: sent.body };
+    };
+    const paths = [webhookPath, toolPath(tool.id), '/providers/retell/webhook', `/providers/retell/tools/${tool.id}`];
+    for (const path of paths) {
+      for (const key of [null, 'key_other']) {
+        expect(await answer(path, callId, key)).toEqual(await answer(path, 'call_unknown', key));
+      }
+    }
+    // Signed with another credential's key, at its own URLs: our call is answered as an unknown one.
+    for (const path of [
+      `/providers/retell/webhook?credential=${other.body.id}`,
+      `/providers/retell/tools/${tool.id}?credential=${other.body.id}`,
+    ]) {
+      const crossed = await answer(path, callId, otherKey);
+      expect(crossed).toEqual(await answer(path, 'call_unknown', otherKey));
+      expect([crossed.status, crossed.body]).toEqual([404, { error: 'No call of ours has this id' }]);
+    }
+    expect((await callOf(callId)).status).toBe('queued');
+  });
+
   it('still take URLs published before the parameter, and publish their agent again with it', async () => {
     const before = await agentView(agentId);
     const callId = await placeCall();

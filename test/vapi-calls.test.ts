@@ -120,6 +120,38 @@ describe('calls through Vapi', () => {
     expect((await callOf(callId)).status).toBe('queued');
   });
 
+  it('answers a request without valid credentials alike whether its call exists or not, and another credential’s secret as an unknown call', async () => {
+    const callId = (await clickToCall()).body.callId;
+    // Another organization's Vapi credential: its secret passes the check before the body.
+    const otherSecret = 'vapi_hook_secret_of_another_account';
+    const stranger = await t.signup();
+    const other = await t.request('POST', '/v1/provider-credentials', {
+      headers: stranger.auth,
+      body: { provider: 'vapi', name: 'Vapi of another', apiKey: vapi.apiKey, webhookSecret: otherSecret },
+    });
+    expect(other.status).toBe(201);
+    const naming = (id: string) => ({
+      message: {
+        type: 'status-update',
+        status: 'in-progress',
+        call: { id: 'x', assistantOverrides: { metadata: { switchboardCallId: id } } },
+      },
+    });
+    const answer = async (id: string, secret: string | null) => {
+      const sent = await webhook(naming(id), secret);
+      return { secret, status: sent.status, body: sent.body };
+    };
+    for (const secret of [null, 'wrong', otherSecret]) {
+      expect(await answer(callId, secret)).toEqual(await answer('call_unknown', secret));
+    }
+    expect(await answer(callId, otherSecret)).toEqual({
+      secret: otherSecret,
+      status: 404,
+      body: { error: 'No call of ours has this id' },
+    });
+    expect((await callOf(callId)).status).toBe('queued');
+  });
+
   it('runs tool calls through the tools engine and answers in Vapi’s shape; status updates and the report end the call once', async () => {
     const callId = (await clickToCall()).body.callId;
     const call = { id: 'vapi-1', assistantOverrides: { metadata: { switchboardCallId: callId } } };

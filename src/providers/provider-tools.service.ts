@@ -55,8 +55,14 @@ export function createProviderToolsService(deps: ProviderToolsDeps) {
         const tools = await (await deps.vapiClient(credential)).tools.list();
         return { credential, tools: (tools as unknown as Record<string, unknown>[]).map(fromVapiTool) };
       }
-      if (!agent.providerLlmId) return { credential, tools: [] };
-      const llm = await (await deps.retellClient(credential)).llm.retrieve(agent.providerLlmId);
+      const retell = await deps.retellClient(credential);
+      if (!agent.providerLlmId) {
+        // Not published yet (perhaps because Retell cannot be reached): no LLM, so no tools. Retell is
+        // asked nonetheless, so that an unreachable provider answers its error, as Vapi's does.
+        await retell.llm.list({ limit: 1 });
+        return { credential, tools: [] };
+      }
+      const llm = await retell.llm.retrieve(agent.providerLlmId);
       const general = (llm.general_tools ?? []) as unknown as Record<string, unknown>[];
       return { credential, tools: general.map(fromRetellTool) };
     } catch (error) {

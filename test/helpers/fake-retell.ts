@@ -83,6 +83,11 @@ export async function startFakeRetell(): Promise<FakeRetell> {
           store.set(id as string, updated);
           return answer(200, updated);
         }
+        case 'GET /v2/list-retell-llms': {
+          const limit = Number(new URL(req.url ?? '', 'http://fake').searchParams.get('limit') ?? 1000);
+          const items = [...llms.values()];
+          return answer(200, { items: items.slice(0, limit), has_more: items.length > limit });
+        }
         case 'GET /get-retell-llm/:id': {
           const llm = llms.get(id as string);
           return llm ? answer(200, llm) : answer(404, { error_message: 'Not found' });

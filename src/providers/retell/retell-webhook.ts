@@ -73,19 +73,23 @@ export function createRetellWebhooks({
     const call = isObject(body) && isObject(body.call) ? body.call : undefined;
     const callId = call ? switchboardCallIdOf(call) : undefined;
     const context = callId ? await callContext(callId) : undefined;
-    const noSuchCall = () => refuse(404, 'No call of ours has this id');
-    if (!isObject(body) || !call || context?.provider !== 'retell') return noSuchCall();
+    const ours = isObject(body) && call && context?.provider === 'retell' ? { body, call, context } : undefined;
     if (signer) {
       // Signed with one credential's key about another credential's call: not this credential's to
       // tell, and answered as a call that does not exist, so a signer learns nothing of others' calls.
-      return context.providerCredentialId === signer.id ? { body, call, context } : noSuchCall();
+      const noSuchCall = refuse(404, 'No call of ours has this id');
+      return ours?.context.providerCredentialId === signer.id ? ours : noSuchCall;
     }
-    const credential = context.providerCredentialId
-      ? await credentialOf(context.organizationId, context.providerCredentialId)
+    // Without the credential in the URL, only the call's credential can verify the signature: a call
+    // we do not have cannot be verified, and is answered as a wrong signature, so that an unsigned
+    // caller learns nothing of which calls exist (decision 0029).
+    if (!ours) return doesNotVerify();
+    const credential = ours.context.providerCredentialId
+      ? await credentialOf(ours.context.organizationId, ours.context.providerCredentialId)
       : undefined;
     if (!credential || !(await verifyRetellSignature(text, credential.apiKey, signature))) return doesNotVerify();
-    await publishedWithoutCredential(context.id);
-    return { body, call, context };
+    await publishedWithoutCredential(ours.context.id);
+    return ours;
   }
 
   return {

@@ -28,13 +28,14 @@ export function createVapiWebhook({ callContext, credentialOf, applyEvent, invok
     const payload = message as Record<string, unknown>;
     const callId = switchboardCallIdOf(payload);
     const call = callId ? await callContext(callId) : undefined;
-    if (call?.provider !== 'vapi') return refuse(404, 'No call of ours has this id');
+    const noSuchCall = () => refuse(404, 'No call of ours has this id');
+    if (call?.provider !== 'vapi') return noSuchCall();
     const credential = call.providerCredentialId
       ? await credentialOf(call.organizationId, call.providerCredentialId)
       : undefined;
-    if (!credential?.webhookSecret || !constantTimeEquals(credential.webhookSecret, secret)) {
-      return refuse(401, 'x-vapi-secret does not match');
-    }
+    // The secret is some credential's (checked before the body), not this call's: not that
+    // credential's to tell, so answered as a call that does not exist (decision 0029).
+    if (!credential?.webhookSecret || !constantTimeEquals(credential.webhookSecret, secret)) return noSuchCall();
 
     switch (payload.type) {
       case 'tool-calls': {

@@ -13,10 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function agentWithCredentials(body: Record<string, unknown> = {}) {
-  const agent = await t.createAgent(org, body);
-  return { agent, ...(await t.credentials(org, agent.id)) };
-}
+const agentWithCredentials = (body: Record<string, unknown> = {}) => t.agentWithCredentials(org, body);
 
 async function callsOf(agentId: string): Promise<unknown[]> {
   return (await t.request('GET', `/v1/calls?agentId=${agentId}`, { headers: org.auth })).body.data;

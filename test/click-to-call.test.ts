@@ -11,10 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function agentWithCredentials(body: Record<string, unknown> = {}) {
-  const agent = await t.createAgent(org, body);
-  return { agent, ...(await t.credentials(org, agent.id)) };
-}
+const agentWithCredentials = (body: Record<string, unknown> = {}) => t.agentWithCredentials(org, body);
 
 async function callCount(): Promise<number> {
   let count = 0;

@@ -56,6 +56,11 @@ export interface TestApp {
     instructions: string;
     examples: Record<string, string>;
   }>;
+  /** A click-to-call agent (`createAgent`) with its credentials beside it. */
+  agentWithCredentials(
+    org: Org,
+    body?: Record<string, unknown>,
+  ): Promise<{ agent: any } & Awaited<ReturnType<TestApp['credentials']>>>;
   clickToCall(options: ClickToCallOptions): Promise<{ status: number; body: any; headers: Headers }>;
   /** Polls GET /v1/calls/:id until `until` holds (default: the call has ended). */
   waitForCall(org: Org, callId: string, until?: (call: any) => boolean): Promise<any>;
@@ -135,6 +140,10 @@ export async function startTestApp(
       if (response.status !== 200)
         throw new Error(`credentials failed: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body;
+    },
+    async agentWithCredentials(org, body = {}) {
+      const agent = await testApp.createAgent(org, body);
+      return { agent, ...(await testApp.credentials(org, agent.id)) };
     },
     async clickToCall({ token, secret, body = { phone: '+14155550123', variables: { name: 'Ada' } }, headers = {} }) {
       const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);

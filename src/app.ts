@@ -40,6 +40,8 @@ import { jsonProblem } from './lib/json-guard.js';
 import { createLogThrottle } from './lib/log-throttle.js';
 import { loggableError } from './lib/loggable-error.js';
 import { createOutboundClient } from './lib/outbound-http.js';
+import { createRefusalPacer } from './lib/refusal-pacer.js';
+import { RequestLogController } from './lib/request-log.js';
 import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
 import { createMetrics } from './metrics/metrics.js';
 import { metricsRoutes, recordHttpRequests } from './metrics/metrics.routes.js';
@@ -160,6 +162,8 @@ export async function buildApp({
   const httpLimits: HttpLimits = { ...HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimitsOption };
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: REDACTED_PATHS },
+    // One line per request, quieter for probes and refused floods (src/lib/request-log.ts).
+    logController: new RequestLogController(),
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
@@ -170,6 +174,12 @@ export async function buildApp({
   for (const deprecation of config.deprecations) app.log.warn(deprecation);
   app.setValidatorCompiler(validatorCompiler());
   closeUnusedConnectionsOnClose(app);
+  // Refusals of callers without credentials are answered late; on close, at once (decision 0029).
+  const refusals = createRefusalPacer({ delayMs: httpLimits.refusalDelayMs, maxHeld: httpLimits.maxHeldRefusals });
+  app.addHook('preClose', (done) => {
+    refusals.flush();
+    done();
+  });
   const routeTable: RouteEntry[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
@@ -403,7 +413,7 @@ export async function buildApp({
       await managementApi.register(deliveriesRoutes, { auth, deliveries });
       await managementApi.register(testCallRoutes, { auth, clickToCall });
     });
-    await app.register(clickToCallRoutes, { clickToCall });
+    await app.register(clickToCallRoutes, { clickToCall, refusals });
     const dashboard = dashboardDir();
     if (dashboard) await app.register(dashboardRoutes, { dir: dashboard });
     else app.log.warn('the dashboard is not built (npm run build): / serves nothing');

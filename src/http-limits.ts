@@ -40,6 +40,17 @@ export interface HttpLimits {
    * have their handshakes dropped and retried a second or more later, a health check among them.
    */
   listenBacklog: number;
+  /**
+   * How late a click-to-call refused for its credentials is answered (no token, a token nobody was
+   * issued, a wrong signature), default 1 s on average (0.5 to 1.5 s): a flood of made-up tokens then sends one request per
+   * connection a second, and real callers' requests do not wait behind it (`src/lib/refusal-pacer.ts`).
+   */
+  refusalDelayMs: number;
+  /**
+   * Refusals waiting for their delay at most, default 10,000 (one per connection the server
+   * accepts): beyond, they are answered at once.
+   */
+  maxHeldRefusals: number;
 }
 
 export const HTTP_LIMITS: HttpLimits = Object.freeze({
@@ -50,6 +61,8 @@ export const HTTP_LIMITS: HttpLimits = Object.freeze({
   maxRequestsPerSocket: 1000,
   maxHeaderBytes: 16 * 1024,
   listenBacklog: 4096,
+  refusalDelayMs: 1000,
+  maxHeldRefusals: 10_000,
 });
 
 /** Fastify's server options for these limits; `maxConnections` is set on the server once made. */

@@ -106,7 +106,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('click-to-call tokens across proce
       SWITCHBOARD_ROLE: 'api',
       SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
     });
-    const other = await buildApp({ config, database, masterKey, logger: false });
+    const other = await buildApp({ config, database, masterKey, logger: false, httpLimits: { refusalDelayMs: 0 } });
     closers.push(() => other.close());
     await other.listen({ port, host: '127.0.0.1' });
     for (let i = 0; i < 200 && !database.changes.live; i++) await new Promise((r) => setTimeout(r, 25));

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { logCallId } from '../calls/log-call-id.js';
+import type { RefusalPacer } from '../lib/refusal-pacer.js';
+import { logQuietly } from '../lib/request-log.js';
 import { ClickToCallBody, ClickToCallHeaders, ClickToCallResponses } from './click-to-call.schemas.js';
 import type { ClickToCallService } from './click-to-call.service.js';
 import { ctcError } from './ctc-errors.js';
@@ -9,11 +11,19 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Refusals of a caller without credentials: answered late (decision 0029). */
+const PACED_CODES = new Set(['ctc:001', 'ctc:003', 'ctc:006']);
+/** Their log line, said once every 10 s with how many there were. */
+const refusedSummary = (code: unknown) => `click-to-call refused for its credentials (${String(code)})`;
+
 /**
  * `POST /api/click-to-call`. Its own scope: the body is kept as the exact bytes received (the
  * signature covers them), whatever the content type, and every error answers in the ctc format.
  */
-export async function clickToCallRoutes(app: FastifyInstance, { clickToCall }: { clickToCall: ClickToCallService }) {
+export async function clickToCallRoutes(
+  app: FastifyInstance,
+  { clickToCall, refusals }: { clickToCall: ClickToCallService; refusals: RefusalPacer },
+) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (_request, body, done) => {
     done(null, body);
@@ -47,11 +57,13 @@ export async function clickToCallRoutes(app: FastifyInstance, { clickToCall }: {
     response: ClickToCallResponses,
   };
   // A missing or surely unknown token is refused before the body is read: a flood of made-up
-  // tokens costs no body, no parsing and no query (decision 0029).
+  // tokens costs no body, no parsing and no query, no log line of its own (the refusals are counted
+  // in one line every 10 s), and is answered a second late (decision 0029).
   const onRequest = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const refusal = clickToCall.refuseBeforeBody({ requestId: request.id, apiKey: header(request.headers['api-key']) });
-    if (refusal) reply.status(refusal.status).send(refusal.body);
-    else done();
+    if (!refusal) return done();
+    logQuietly(request, refusedSummary(refusal.body.code));
+    refusals.pace(() => reply.status(refusal.status).send(refusal.body));
   };
   app.post('/api/click-to-call', { schema, onRequest }, async (request, reply) => {
     const response = await clickToCall.trigger({
@@ -64,6 +76,13 @@ export async function clickToCallRoutes(app: FastifyInstance, { clickToCall }: {
     });
     logCallId(request, reply, response.body.callId);
     if (response.headers) reply.headers(response.headers);
-    return reply.status(response.status).send(response.body);
+    const send = () => reply.status(response.status).send(response.body);
+    if (PACED_CODES.has(String(response.body.code))) {
+      logQuietly(request, refusedSummary(response.body.code));
+      refusals.pace(send);
+    } else {
+      send();
+    }
+    return reply;
   });
 }

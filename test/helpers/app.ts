@@ -86,7 +86,9 @@ export async function startTestApp(
     SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '100000',
     ...env,
   });
-  const app = await buildApp({ config, database: db.database, masterKey, logger: false, ...deps });
+  // Refusals of made-up tokens are answered at once here; test/refusal-pacing.test.ts checks the delay.
+  const httpLimits = { refusalDelayMs: 0, ...deps.httpLimits };
+  const app = await buildApp({ config, database: db.database, masterKey, logger: false, ...deps, httpLimits });
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
 

@@ -101,6 +101,30 @@ async function probe(
   return result;
 }
 
+/**
+ * The server's own view, from its `/metrics`: the event loop's delay since the previous scrape
+ * (prom-client resets it at each one) and how many garbage collections of each kind took over
+ * 100 ms so far. Tells a stall of the server from a stall of the machine or of the probes' process.
+ */
+async function serverLoop(origin: string): Promise<{ lagMaxMs: number; lagP99Ms: number; slowGc: number }> {
+  const text = await (await fetch(`${origin}/metrics`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).text();
+  const samples = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const space = line.lastIndexOf(' ');
+    if (!line.startsWith('#') && space > 0) samples.set(line.slice(0, space), Number(line.slice(space + 1)));
+  }
+  let slowGc = 0;
+  for (const kind of ['major', 'minor', 'incremental', 'weakcb']) {
+    const count = samples.get(`nodejs_gc_duration_seconds_count{kind="${kind}"}`) ?? 0;
+    slowGc += count - (samples.get(`nodejs_gc_duration_seconds_bucket{le="0.1",kind="${kind}"}`) ?? count);
+  }
+  return {
+    lagMaxMs: (samples.get('nodejs_eventloop_lag_max_seconds') ?? Number.NaN) * 1000,
+    lagP99Ms: (samples.get('nodejs_eventloop_lag_p99_seconds') ?? Number.NaN) * 1000,
+    slowGc,
+  };
+}
+
 interface ValidAgent {
   apiToken: string;
   apiSecret: string;
@@ -251,7 +275,9 @@ async function measureEngine(
   const ramp = probeBoth(server.origin, agents, phones, RAMP_MAX_MS, flooding.connected);
   await flooding.connected;
   const ramped = await ramp;
+  const loopBefore = await serverLoop(server.origin);
   const flooded = await probeBoth(server.origin, agents, phones, PROBE_MS);
+  const loop = await serverLoop(server.origin);
   const flood = await flooding.stop();
   const serverCpuUs = ((await processCpuMs(server.child.pid)) - cpuBefore) * 1000;
   const rss = await rssMb(server.child.pid).catch(() => Number.NaN);
@@ -271,6 +297,10 @@ async function measureEngine(
   notes.push(
     `${label}: while the flood's connections opened (${(flood.allConnectedMs / 1000).toFixed(1)} s): ` +
       `/healthz ${summary(ramped.health)}; click-to-call ${summary(ramped.call)}.`,
+  );
+  notes.push(
+    `${label}: the server's event loop while the probes were measured: delay p99 ${loop.lagP99Ms.toFixed(0)} ms, ` +
+      `max ${loop.lagMaxMs.toFixed(0)} ms; garbage collections over 100 ms: ${loop.slowGc - loopBefore.slowGc}.`,
   );
   notes.push(
     `${label}: the flood sent ${flood.total.toLocaleString('en-US')} requests in ${flood.durationS.toFixed(1)} s ` +

@@ -45,7 +45,7 @@ import { RequestLogController } from './lib/request-log.js';
 import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
 import { createMetrics } from './metrics/metrics.js';
 import { metricsRoutes, recordHttpRequests } from './metrics/metrics.routes.js';
-import { openApiRoutes, registerOpenApi } from './openapi.js';
+import { openApiRoutes, registerOpenApi, registerSharedSchemas, SHARED_SCHEMAS } from './openapi.js';
 import { createProviderCredentialsRepository } from './provider-credentials/provider-credentials.repository.js';
 import { providerCredentialsRoutes } from './provider-credentials/provider-credentials.routes.js';
 import {
@@ -115,8 +115,13 @@ export const REDACTED_PATHS = [
 
 /** Validators for bodies never coerce types ("42" is not 42); query strings do, as URLs carry text. */
 function validatorCompiler() {
-  const strict = addFormats.default(new Ajv.default({ allErrors: true, coerceTypes: false, strict: false }));
-  const lenient = addFormats.default(new Ajv.default({ allErrors: true, coerceTypes: 'array', strict: false }));
+  // The shared schemas (`ToolField`) are referred to by name: both validators know them.
+  const strict = addFormats.default(
+    new Ajv.default({ allErrors: true, coerceTypes: false, strict: false, schemas: SHARED_SCHEMAS }),
+  );
+  const lenient = addFormats.default(
+    new Ajv.default({ allErrors: true, coerceTypes: 'array', strict: false, schemas: SHARED_SCHEMAS }),
+  );
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
     (httpPart === 'body' ? strict : lenient).compile(schema);
 }
@@ -190,6 +195,7 @@ export async function buildApp({
   registerApiErrorHandler(app);
   // Before every route: the generator learns the routes as they are added (GET /openapi.json).
   await registerOpenApi(app);
+  registerSharedSchemas(app);
   // A callback hook, not an async one: it runs on every request, and a promise per request shows.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

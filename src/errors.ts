@@ -1,7 +1,8 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from './db/client.js';
 import { createLogThrottle } from './lib/log-throttle.js';
-import { NAME_PATTERN } from './lib/schema.js';
+import { NAME_PATTERN, ref } from './lib/schema.js';
 
 /** The kinds of management-API error (docs/interface.md#errors-of-the-management-api), each with its one HTTP status. */
 export const API_ERROR_STATUS = {
@@ -15,6 +16,46 @@ export const API_ERROR_STATUS = {
 } as const;
 
 export type ApiErrorKind = keyof typeof API_ERROR_STATUS;
+
+/** What each kind means, as the API reference describes its answer. */
+const API_ERROR_DESCRIPTIONS: Record<ApiErrorKind, string> = {
+  unauthorized: 'No valid API key or session (api:unauthorized)',
+  forbidden: 'Not allowed: sign-up closed, or a write from another site (api:forbidden)',
+  not_found: 'No such resource in this organization (api:not_found)',
+  conflict: 'Conflicts with the current state (api:conflict)',
+  validation: 'The request is not valid: details name each field (api:validation)',
+  rate_limited: 'Too many requests; Retry-After says when to try again (api:rate_limited)',
+  internal: 'The server failed; the log has it under requestId (api:internal)',
+};
+
+/** The body of every management-API error (docs/interface.md#errors-of-the-management-api). */
+export const ApiErrorBody = Type.Object(
+  {
+    code: Type.String({
+      enum: Object.keys(API_ERROR_STATUS).map((kind) => `api:${kind}`),
+      examples: ['api:validation'],
+    }),
+    message: Type.String(),
+    details: Type.Array(Type.Object({ path: Type.String({ examples: ['$.name'] }), message: Type.String() }), {
+      description: 'For api:validation (and some conflicts), each bad field by JSON path',
+    }),
+    requestId: Type.String({ examples: ['req_01JD8Y6Q4S'] }),
+  },
+  { $id: 'ApiError' },
+);
+
+/**
+ * The error answers a route declares beside its schema (`response: { 200: …, ...apiErrors('not_found') }`):
+ * one per kind it can give, and api:internal, which any route can.
+ */
+export function apiErrors(...kinds: ApiErrorKind[]): Record<number, ReturnType<typeof ref<typeof ApiErrorBody>>> {
+  return Object.fromEntries(
+    [...new Set<ApiErrorKind>([...kinds, 'internal'])].map((kind) => [
+      API_ERROR_STATUS[kind],
+      ref(ApiErrorBody, { description: API_ERROR_DESCRIPTIONS[kind] }),
+    ]),
+  );
+}
 
 /** One problem with one field: `path` is a JSONPath (`$.simulator.turns[0].role`). */
 export interface FieldProblem {

@@ -337,6 +337,9 @@ describe('POST /api/click-to-call: Idempotency-Key', () => {
     expect(second.status).toBe(200);
     expect(second.body.callId).toBe(first.body.callId);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
+    // The same body as the first answer, its requestId included (issue 16; decision 0033).
+    expect(second.body).toEqual(first.body);
+    expect(second.body.requestId).toBe(first.headers.get('x-request-id'));
     const calls = await t.request('GET', `/v1/calls?agentId=${agent.id}`, { headers: org.auth });
     expect(calls.body.data).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Name, StringEnum } from '../lib/schema.js';
+import { Name, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
 
 export const AGENT_TYPES = ['click_to_call', 'inbound', 'outbound'] as const;
 export const PROVIDERS = ['simulator', 'vapi', 'retell'] as const;
@@ -109,3 +109,66 @@ export const ListQuery = Type.Object(
 );
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** An agent as the API shows it (docs/interface.md#agents). */
+export const AgentView = Type.Object(
+  {
+    id: Type.String({ examples: ['agt_01JD8Y6Q4S'] }),
+    name: Type.String(),
+    type: StringEnum(AGENT_TYPES),
+    enabled: Type.Boolean(),
+    provider: StringEnum(PROVIDERS),
+    providerCredentialId: Nullable(Type.String()),
+    prompt: Type.String(),
+    firstMessage: Type.String(),
+    fromNumber: Nullable(Type.String()),
+    disableSignatureVerification: Type.Boolean(),
+    requireSignatureTimestamp: Type.Boolean({
+      description: 'Click to call requires the signature-timestamp header (decision 0031)',
+    }),
+    allowedCountries: Nullable(Type.Array(Type.String()), {
+      description: 'The countries click to call may dial, ISO 3166 alpha-2; null: every country',
+    }),
+    maxConcurrentCalls: Nullable(Type.Integer()),
+    rateLimitPerMinute: Nullable(Type.Integer()),
+    maxCallDurationSeconds: Type.Integer(),
+    toolIds: Type.Array(Type.String()),
+    outcomes: Type.Array(Type.String()),
+    simulator: Nullable(SimulatorScenario),
+    providerSync: Type.Object(
+      {
+        state: StringEnum(['synced', 'pending', 'failed'] as const),
+        error: Nullable(Type.String()),
+        syncedAt: Nullable(Timestamp()),
+        providerAgentId: Type.Optional(Nullable(Type.String())),
+      },
+      {
+        description:
+          "Publishing to the provider: the provider's error when it failed, its id for the agent once published",
+      },
+    ),
+    configured: Type.Boolean({ description: 'Whether click to call can start calls through this agent' }),
+    variables: Type.Array(Type.String(), { description: 'The {{variables}} the prompt and first message use' }),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+  },
+  { $id: 'Agent' },
+);
+export type AgentView = Static<typeof AgentView>;
+
+export const AgentPage = PageOf(ref(AgentView), 'AgentPage');
+
+/** A click-to-call agent's credentials, with instructions and ready-to-paste examples. */
+export const AgentCredentials = Type.Object(
+  {
+    apiToken: Type.String({ description: 'Sent as the api-key header' }),
+    apiSecret: Type.String({ description: 'Signs each request (HMAC-SHA256); never sent' }),
+    endpoint: Type.String({ description: 'Where to send click to call' }),
+    instructions: Type.String({ description: 'Plain-text instructions with the three examples' }),
+    examples: Type.Object({ curl: Type.String(), node: Type.String(), python: Type.String() }),
+  },
+  { $id: 'AgentCredentials' },
+);
+export type AgentCredentials = Static<typeof AgentCredentials>;
+
+export const AGENT_VIEWS = [AgentView, AgentPage, AgentCredentials];

@@ -10,57 +10,14 @@ import { placeholdersOf } from '../lib/template.js';
 import { AGENT_TOKEN_TOPIC, AGENT_TOPIC, type AgentCache } from './agent-cache.js';
 import type { AgentRow, AgentsRepository, NewAgentRow } from './agents.repository.js';
 import {
+  type AgentCredentials,
+  type AgentView,
   type CreateAgentInput,
   DEFAULT_OUTCOMES,
   type SimulatorScenario,
   type UpdateAgentInput,
 } from './agents.schemas.js';
-import { buildInstructions, deriveApiToken, type Instructions, issueCredentials } from './credentials.js';
-
-/** An agent as the API shows it. */
-export interface AgentView {
-  id: string;
-  name: string;
-  type: string;
-  enabled: boolean;
-  provider: string;
-  providerCredentialId: string | null;
-  prompt: string;
-  firstMessage: string;
-  fromNumber: string | null;
-  disableSignatureVerification: boolean;
-  /** Click to call requires `signature-timestamp` (decision 0031). */
-  requireSignatureTimestamp: boolean;
-  /** The countries click to call may dial, ISO 3166 alpha-2; null: every country. */
-  allowedCountries: string[] | null;
-  maxConcurrentCalls: number | null;
-  rateLimitPerMinute: number | null;
-  maxCallDurationSeconds: number;
-  toolIds: string[];
-  outcomes: string[];
-  simulator: SimulatorScenario | null;
-  /** Publishing to the provider: the provider's error when it failed, its id for the agent once published. */
-  providerSync: {
-    state: 'synced' | 'pending' | 'failed';
-    error: string | null;
-    syncedAt: string | null;
-    providerAgentId?: string | null;
-  };
-  /** Whether click-to-call can start calls through this agent (docs/interface.md#agents, `configured`). */
-  configured: boolean;
-  /** The `{{variables}}` the prompt and first message use. */
-  variables: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface AgentCredentials {
-  apiToken: string;
-  apiSecret: string;
-  endpoint: string;
-  instructions: string;
-  examples: Instructions['examples'];
-}
+import { buildInstructions, deriveApiToken, issueCredentials } from './credentials.js';
 
 /** What click-to-call needs of an agent, resolved from its API token. */
 export interface CallTriggerAgent {
@@ -81,9 +38,9 @@ function toView(row: AgentRow): AgentView {
   return {
     id: row.id,
     name: row.name,
-    type: row.type,
+    type: row.type as AgentView['type'],
     enabled: row.enabled,
-    provider: row.provider,
+    provider: row.provider as AgentView['provider'],
     providerCredentialId: row.providerCredentialId,
     prompt: row.prompt,
     firstMessage: row.firstMessage,

@@ -2,6 +2,7 @@ import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../lib/password.js';
 import type { ApiKeyRow, AttemptCount, AuthRepository, Principal } from './auth.repository.js';
+import type { ApiKeyView } from './auth.schemas.js';
 import { passwordProblem } from './password-policy.js';
 
 /** Sessions last 30 days; a dashboard user logs in about once a month. */
@@ -65,14 +66,6 @@ const rateLimited = (until: number, at: number) => ({
   reason: 'rate_limited' as const,
   retryAfterSeconds: Math.max(1, Math.ceil((until - at) / 1000)),
 });
-
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  /** The first characters of the key, enough to recognise it; the key itself is shown once. */
-  prefix: string;
-  createdAt: string;
-}
 
 function issueApiKey(organizationId: string, name: string) {
   const key = `sb_live_${randomToken(24)}`;

@@ -5,6 +5,14 @@ import type { AuthService } from './auth.service.js';
 
 export const SESSION_COOKIE = 'switchboard_session';
 
+/**
+ * The security of a route behind `requirePrincipal`, as the API reference states it: an API key, or
+ * the dashboard's session (the schemes are defined in src/openapi.ts).
+ */
+export const SIGNED_IN: Record<string, string[]>[] = [{ bearerApiKey: [] }, { sessionCookie: [] }];
+/** The security of a route anyone may call: none. */
+export const PUBLIC: [] = [];
+
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;

@@ -2,9 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AuthService } from '../auth/auth.service.js';
-import { organizationOf, requirePrincipal } from '../auth/authenticate.js';
-import { StringEnum } from '../lib/schema.js';
-import { CALL_STATUSES, type CallsService } from './calls.service.js';
+import { organizationOf, requirePrincipal, SIGNED_IN } from '../auth/authenticate.js';
+import { apiErrors } from '../errors.js';
+import { ref, StringEnum } from '../lib/schema.js';
+import { CALL_STATUSES, CallPage, CallView } from './calls.schemas.js';
+import type { CallsService } from './calls.service.js';
 
 const ListCallsQuery = Type.Object(
   {
@@ -16,6 +18,9 @@ const ListCallsQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const tags = ['Calls'];
+const security = SIGNED_IN;
+
 export async function callsRoutes(
   app: FastifyInstance,
   { auth, calls }: { auth: AuthService; calls: CallsService },
@@ -23,13 +28,39 @@ export async function callsRoutes(
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.addHook('preHandler', requirePrincipal(auth));
 
-  r.get('/v1/calls', { schema: { querystring: ListCallsQuery } }, async (request) =>
-    calls.list(organizationOf(request), request.query),
+  r.get(
+    '/v1/calls',
+    {
+      schema: {
+        operationId: 'listCalls',
+        summary: 'List calls',
+        tags,
+        security,
+        querystring: ListCallsQuery,
+        response: {
+          200: ref(CallPage, { description: 'A page of calls, newest first' }),
+          ...apiErrors('unauthorized', 'validation'),
+        },
+      },
+    },
+    async (request) => calls.list(organizationOf(request), request.query),
   );
 
   r.get(
     '/v1/calls/:id',
-    { schema: { params: Type.Object({ id: Type.String({ maxLength: 100 }) }) } },
+    {
+      schema: {
+        operationId: 'getCall',
+        summary: 'Get a call: transcript, tool invocations, deliveries',
+        tags,
+        security,
+        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        response: {
+          200: ref(CallView, { description: 'The call' }),
+          ...apiErrors('unauthorized', 'not_found', 'validation'),
+        },
+      },
+    },
     async (request) => calls.get(organizationOf(request), request.params.id),
   );
 }

@@ -1,30 +1,35 @@
 import { isTransientDatabaseError } from '../db/client.js';
-import type { DeliveryView } from '../deliveries/deliveries.service.js';
+import type { DeliveryView } from '../deliveries/deliveries.schemas.js';
 import { notFound } from '../errors.js';
 import { toStorableJson } from '../lib/json-guard.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { type CallEvent, SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
-import type { ToolInvocationView } from '../tools/tools.service.js';
+import type { ToolInvocationView } from '../tools/tools.schemas.js';
 import { boundCallEvent, boundErrorText, CALL_RECORD_BUDGET } from './call-record-budget.js';
 import type { CallRow, CallsRepository, EndCall } from './calls.repository.js';
+import type { CallView } from './calls.schemas.js';
 
-export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
+export { CALL_STATUSES } from './calls.schemas.js';
 
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
 
 /** A call as the API shows it. */
-export function toCallView(row: CallRow, toolInvocations: ToolInvocationView[] = [], deliveries: DeliveryView[] = []) {
+export function toCallView(
+  row: CallRow,
+  toolInvocations: ToolInvocationView[] = [],
+  deliveries: DeliveryView[] = [],
+): CallView {
   return {
     id: row.id,
     agentId: row.agentId,
-    provider: row.provider,
+    provider: row.provider as CallView['provider'],
     providerCallId: row.providerCallId,
     // Simulator calls recorded before decision 0032 have no number: they show the simulated one.
     from: row.fromNumber ?? SIMULATED_CALLER_ID,
     to: row.toNumber,
-    status: row.status,
+    status: row.status as CallView['status'],
     outcome: row.outcome,
     endedReason: row.endedReason,
     error: row.error,
@@ -40,8 +45,6 @@ export function toCallView(row: CallRow, toolInvocations: ToolInvocationView[] =
     durationSeconds: row.durationSeconds,
   };
 }
-
-export type CallView = ReturnType<typeof toCallView>;
 
 export interface CallsServiceDeps {
   repository: CallsRepository;

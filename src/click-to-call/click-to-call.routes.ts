@@ -47,6 +47,7 @@ export async function clickToCallRoutes(
   });
 
   const schema: FastifySchema = {
+    operationId: 'triggerClickToCall',
     tags: ['Click to call'],
     summary: 'Start a call to a lead',
     description:

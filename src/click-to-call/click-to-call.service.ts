@@ -63,7 +63,9 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
       });
     }
     if (row.state === 'completed' && row.response) {
-      return { status: 200, body: row.response, headers: { 'idempotent-replayed': 'true' } };
+      // The first answer's body, its requestId included; a key stored before that was kept (decision
+      // 0033) answers with this request's id, so the body still has every documented field.
+      return { status: 200, body: { requestId, ...row.response }, headers: { 'idempotent-replayed': 'true' } };
     }
     // Still in progress after a minute: the first request's process died after its call was
     // recorded (the key and the call commit together). Whether the provider already placed it is
@@ -259,9 +261,9 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
         return ctcError('ctc:008', requestId, { callId });
       }
       calls.recordProviderCallId(callId, started.providerCallId);
-      const response = { success: true, callId, status: 'queued' };
+      const response = { success: true, callId, status: 'queued', requestId };
       if (idempotencyKey !== undefined) await repository.completeIdempotencyKey(row.id, idempotencyKey, response);
-      return { status: 200, body: { ...response, requestId } };
+      return { status: 200, body: response };
     } catch (error) {
       report(error, 'recording the provider answer');
       return started.ok

@@ -3,9 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { IdParams } from '../agents/agents.schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
-import { organizationOf, requirePrincipal } from '../auth/authenticate.js';
-import { StringEnum } from '../lib/schema.js';
-import { DELIVERY_STATES, type DeliveriesService } from './deliveries.service.js';
+import { organizationOf, requirePrincipal, SIGNED_IN } from '../auth/authenticate.js';
+import { apiErrors } from '../errors.js';
+import { ref, StringEnum } from '../lib/schema.js';
+import { DELIVERY_STATES, DeliveryPage, DeliveryView } from './deliveries.schemas.js';
+import type { DeliveriesService } from './deliveries.service.js';
 
 const ListDeliveriesQuery = Type.Object(
   {
@@ -18,6 +20,9 @@ const ListDeliveriesQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const tags = ['Deliveries'];
+const security = SIGNED_IN;
+
 export async function deliveriesRoutes(
   app: FastifyInstance,
   { auth, deliveries }: { auth: AuthService; deliveries: DeliveriesService },
@@ -25,16 +30,59 @@ export async function deliveriesRoutes(
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.addHook('preHandler', requirePrincipal(auth));
 
-  r.get('/v1/deliveries', { schema: { querystring: ListDeliveriesQuery } }, async (request) =>
-    deliveries.list(organizationOf(request), request.query),
+  r.get(
+    '/v1/deliveries',
+    {
+      schema: {
+        operationId: 'listDeliveries',
+        summary: 'List webhook deliveries and their attempts',
+        tags,
+        security,
+        querystring: ListDeliveriesQuery,
+        response: {
+          200: ref(DeliveryPage, { description: 'A page of deliveries, newest first' }),
+          ...apiErrors('unauthorized', 'validation'),
+        },
+      },
+    },
+    async (request) => deliveries.list(organizationOf(request), request.query),
   );
 
-  r.get('/v1/deliveries/:id', { schema: { params: IdParams } }, async (request) =>
-    deliveries.get(organizationOf(request), request.params.id),
+  r.get(
+    '/v1/deliveries/:id',
+    {
+      schema: {
+        operationId: 'getDelivery',
+        summary: 'Get a delivery',
+        tags,
+        security,
+        params: IdParams,
+        response: {
+          200: ref(DeliveryView, { description: 'The delivery and its attempts' }),
+          ...apiErrors('unauthorized', 'not_found', 'validation'),
+        },
+      },
+    },
+    async (request) => deliveries.get(organizationOf(request), request.params.id),
   );
 
   // 202: the attempt is made by a worker right away; the delivery's log shows it.
-  r.post('/v1/deliveries/:id/retry', { schema: { params: IdParams } }, async (request, reply) =>
-    reply.status(202).send(await deliveries.retry(organizationOf(request), request.params.id)),
+  r.post(
+    '/v1/deliveries/:id/retry',
+    {
+      schema: {
+        operationId: 'retryDelivery',
+        summary: 'Retry a delivery now',
+        tags,
+        security,
+        params: IdParams,
+        response: {
+          202: ref(DeliveryView, { description: 'The delivery, due now' }),
+          ...apiErrors('unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.status(202).send(await deliveries.retry(organizationOf(request), request.params.id)),
   );
 }

@@ -2,13 +2,13 @@ import { ApiError, notFound } from '../errors.js';
 import { groupBy } from '../lib/group-by.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { AttemptRow, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
+import type { DeliveryView } from './deliveries.schemas.js';
 
-export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 /** How long after its call a delivery can still be retried by hand (docs/interface.md#deliveries). */
 export const MANUAL_RETRY_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A delivery as the API shows it, with its attempt log oldest first. */
-export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]) {
+export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
   return {
     id: row.id,
     integrationId: row.integrationId,
@@ -31,8 +31,6 @@ export function toDeliveryView(row: DeliveryRow, attempts: AttemptRow[]) {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-
-export type DeliveryView = ReturnType<typeof toDeliveryView>;
 
 export interface DeliveriesServiceDeps {
   repository: DeliveriesRepository;

@@ -12,7 +12,7 @@ import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { isMask, originMoved, writeOnlyProblem } from '../lib/write-only.js';
 import type { IntegrationRow, IntegrationsRepository } from './integrations.repository.js';
-import type { CreateIntegrationInput, UpdateIntegrationInput } from './integrations.schemas.js';
+import type { CreateIntegrationInput, IntegrationView, UpdateIntegrationInput } from './integrations.schemas.js';
 import { buildOutcomePayload, type EndedCall } from './outcome-payload.js';
 import { checkTriggerConditions } from './trigger-conditions.js';
 import { newSigningSecret, webhookHeaders } from './webhook-signature.js';
@@ -69,19 +69,19 @@ export function createIntegrationsService({
     (await agentNameOf(organizationId, agentId)) !== undefined;
 
   /** Lists leave the signing secret out (masked): it is read from one integration at a time. */
-  const toView = (row: IntegrationRow, { listed = false } = {}) => {
+  const toView = (row: IntegrationRow, { listed = false } = {}): IntegrationView => {
     const previousActive =
       row.previousSecretSealed && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now();
     return {
       id: row.id,
       agentId: row.agentId,
-      type: row.type,
+      type: row.type as IntegrationView['type'],
       url: row.url,
       enabled: row.enabled,
       authorization: row.authorizationSealed ? SECRET_MASK : null,
       signing: row.signing,
       signingSecret: listed ? SECRET_MASK : secretBox.decrypt(row.signingSecretSealed, row.id),
-      previousSigningSecretExpiresAt: previousActive ? row.previousSecretExpiresAt?.toISOString() : null,
+      previousSigningSecretExpiresAt: previousActive ? (row.previousSecretExpiresAt?.toISOString() ?? null) : null,
       triggerConditions: row.triggerConditions ?? null,
       disabledReason: row.disabledReason,
       failingSince: row.failingSince?.toISOString() ?? null,

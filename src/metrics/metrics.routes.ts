@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { PUBLIC } from '../auth/authenticate.js';
 import type { Metrics } from './metrics.js';
 
 /**
@@ -6,10 +7,24 @@ import type { Metrics } from './metrics.js';
  * and timings, no tenant's data, and operators keep it off the public internet at their proxy.
  */
 export async function metricsRoutes(app: FastifyInstance, { metrics }: { metrics: Metrics }): Promise<void> {
-  app.get('/metrics', async (_request, reply) => {
-    const text = await metrics.text();
-    return reply.type(metrics.contentType).send(text);
-  });
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics (text exposition format)',
+        tags: ['Operations'],
+        security: PUBLIC,
+        response: {
+          200: { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+      },
+    },
+    async (_request, reply) => {
+      const text = await metrics.text();
+      return reply.type(metrics.contentType).send(text);
+    },
+  );
 }
 
 /**

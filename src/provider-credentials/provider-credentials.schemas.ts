@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HEADER_VALUE_PATTERN, Name, StringEnum } from '../lib/schema.js';
+import { HEADER_VALUE_PATTERN, Name, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
 
 export const CREDENTIAL_PROVIDERS = ['vapi', 'retell'] as const;
 export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number];
@@ -39,3 +39,24 @@ export const UpdateProviderCredentialBody = Type.Partial(
   { additionalProperties: false },
 );
 export type UpdateProviderCredentialInput = Static<typeof UpdateProviderCredentialBody>;
+
+/** A provider credential as the API shows it: its secrets masked (decision 0028). */
+export const ProviderCredentialView = Type.Object(
+  {
+    id: Type.String(),
+    provider: StringEnum(CREDENTIAL_PROVIDERS),
+    name: Type.String(),
+    apiKey: Type.String({ description: 'Always the mask ••••••' }),
+    apiKeyLast4: Type.String({ description: "The API key's last four characters, to recognise it" }),
+    webhookSecret: Nullable(Type.String(), { description: 'The mask ••••••, or null when there is none' }),
+    baseUrl: Nullable(Type.String()),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+  },
+  { $id: 'ProviderCredential' },
+);
+export type ProviderCredentialView = Static<typeof ProviderCredentialView>;
+
+export const ProviderCredentialPage = PageOf(ref(ProviderCredentialView), 'ProviderCredentialPage');
+
+export const PROVIDER_CREDENTIAL_VIEWS = [ProviderCredentialView, ProviderCredentialPage];

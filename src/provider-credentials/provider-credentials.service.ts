@@ -12,6 +12,7 @@ import {
 import type {
   CreateProviderCredentialInput,
   CredentialProvider,
+  ProviderCredentialView,
   UpdateProviderCredentialInput,
 } from './provider-credentials.schemas.js';
 
@@ -35,7 +36,7 @@ export interface OpenedProviderCredential {
   baseUrl: string | null;
 }
 
-function toView(row: ProviderCredentialRow) {
+function toView(row: ProviderCredentialRow): ProviderCredentialView {
   return {
     id: row.id,
     provider: row.provider as CredentialProvider,
@@ -48,8 +49,6 @@ function toView(row: ProviderCredentialRow) {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-
-export type ProviderCredentialView = ReturnType<typeof toView>;
 
 /**
  * The shortest Vapi webhook secret accepted: Vapi sends it back as `x-vapi-secret`, the only proof a

@@ -1,15 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { IdParams } from '../agents/agents.schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
-import { organizationOf, requirePrincipal } from '../auth/authenticate.js';
+import { organizationOf, requirePrincipal, SIGNED_IN } from '../auth/authenticate.js';
+import { apiErrors } from '../errors.js';
+import { ref } from '../lib/schema.js';
+import { ImportProviderToolsBody, ProviderToolImport, ProviderToolList } from './provider-tools.schemas.js';
 import type { ProviderToolsService } from './provider-tools.service.js';
 
-const ImportBody = Type.Object(
-  { providerToolIds: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 100 }) },
-  { additionalProperties: false },
-);
+const tags = ['Tools'];
+const security = SIGNED_IN;
 
 export async function providerToolsRoutes(
   app: FastifyInstance,
@@ -18,11 +18,40 @@ export async function providerToolsRoutes(
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.addHook('preHandler', requirePrincipal(auth));
 
-  r.get('/v1/agents/:id/provider-tools', { schema: { params: IdParams } }, async (request) =>
-    providerTools.list(organizationOf(request), request.params.id),
+  r.get(
+    '/v1/agents/:id/provider-tools',
+    {
+      schema: {
+        operationId: 'listProviderTools',
+        summary: "The tools defined at the agent's provider",
+        tags,
+        security,
+        params: IdParams,
+        response: {
+          200: ref(ProviderToolList, { description: 'Every tool the provider has for the agent' }),
+          ...apiErrors('unauthorized', 'not_found', 'conflict', 'validation'),
+        },
+      },
+    },
+    async (request) => providerTools.list(organizationOf(request), request.params.id),
   );
 
-  r.post('/v1/agents/:id/provider-tools/import', { schema: { params: IdParams, body: ImportBody } }, async (request) =>
-    providerTools.import(organizationOf(request), request.params.id, request.body.providerToolIds),
+  r.post(
+    '/v1/agents/:id/provider-tools/import',
+    {
+      schema: {
+        operationId: 'importProviderTools',
+        summary: 'Import provider tools as organization tools',
+        tags,
+        security,
+        params: IdParams,
+        body: ImportProviderToolsBody,
+        response: {
+          200: ref(ProviderToolImport, { description: 'What was imported, and what was skipped and why' }),
+          ...apiErrors('unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'),
+        },
+      },
+    },
+    async (request) => providerTools.import(organizationOf(request), request.params.id, request.body.providerToolIds),
   );
 }

@@ -1,12 +1,14 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { logCallId } from '../calls/log-call-id.js';
+import { apiErrors } from '../errors.js';
+import { ref } from '../lib/schema.js';
 import type { RetellCredentialKeys } from './retell/retell-credential-keys.js';
 import { RETELL_CREDENTIAL_PARAM } from './retell/retell-publisher.js';
 import { hasFreshRetellSignatureHeader } from './retell/retell-signature.js';
 import type { RetellSigner, RetellWebhooks } from './retell/retell-webhook.js';
 import type { VapiWebhook } from './vapi/vapi-webhook.js';
 import type { VapiWebhookSecrets } from './vapi/vapi-webhook-secrets.js';
-import { refuse, type WebhookAnswer } from './webhook-answer.js';
+import { refuse, type WebhookAnswer, WebhookRefusal } from './webhook-answer.js';
 
 /**
  * The largest body a provider webhook may send, 4 MiB: a one-hour call's Vapi end-of-call report
@@ -19,6 +21,37 @@ export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
 const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 
 const send = (reply: FastifyReply, answer: WebhookAnswer) => reply.status(answer.status).send(answer.body);
+
+/**
+ * How a provider webhook is documented: each provider's own payload in, an answer for the provider
+ * out (free-form: tool results, or `{}`), a refusal as `{error}`, and what the management API's
+ * error handler answers for the rest (a body Fastify cannot parse, a failure).
+ */
+function webhookSchema(operationId: string, summary: string, security: FastifySchema['security']): FastifySchema {
+  return {
+    operationId,
+    summary,
+    tags: ['Provider webhooks'],
+    security,
+    body: {
+      type: 'object',
+      additionalProperties: true,
+      description: "The provider's own payload, as its documentation defines it",
+    },
+    response: {
+      200: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'Taken: for a tool call, the result for the agent; otherwise {}',
+      },
+      400: ref(WebhookRefusal, { description: 'The body is not what the provider sends' }),
+      401: ref(WebhookRefusal, { description: 'Not authenticated as the provider' }),
+      404: ref(WebhookRefusal, { description: 'No call of ours has this id' }),
+      413: ref(WebhookRefusal, { description: `The body is larger than ${WEBHOOK_BODY_LIMIT} bytes` }),
+      ...apiErrors('validation'),
+    },
+  };
+}
 
 /**
  * The providers' webhooks: they authenticate themselves (no API key), each its own way, and on the
@@ -39,12 +72,19 @@ export async function providerWebhooksRoutes(
     if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
     return send(reply, refuse(413, `The body is larger than ${WEBHOOK_BODY_LIMIT} bytes`));
   });
+  // The schemas document the routes and change nothing: each handler judges its provider's payload
+  // (after authenticating it), and answers go out exactly as built.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // Vapi sends back the webhook secret of the credential its assistant was published with. Before
   // the body: the secret must be some Vapi credential's. After it: the credential of the call named.
   app.post(
     '/providers/vapi/webhook',
     {
+      schema: webhookSchema('receiveVapiWebhook', "Vapi's server messages (authenticated by x-vapi-secret)", [
+        { vapiSecret: [] },
+      ]),
       bodyLimit: WEBHOOK_BODY_LIMIT,
       onRequest: async (request, reply) => {
         const secret = header(request.headers['x-vapi-secret']);
@@ -85,25 +125,49 @@ export async function providerWebhooksRoutes(
       signers.set(request, { id: credentialId, apiKey });
     });
     const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : undefined);
-    retellRoutes.post('/providers/retell/webhook', async (request, reply) => {
-      const answer = await retell.event(
-        raw(request.body),
-        header(request.headers['x-retell-signature']),
-        signers.get(request),
-      );
-      logCallId(request, reply, answer.callId);
-      return send(reply, answer);
-    });
+    const retellSecurity = [{ retellSignature: [] }];
+    retellRoutes.post(
+      '/providers/retell/webhook',
+      {
+        schema: webhookSchema(
+          'receiveRetellWebhook',
+          "Retell's call events (signed: x-retell-signature)",
+          retellSecurity,
+        ),
+      },
+      async (request, reply) => {
+        const answer = await retell.event(
+          raw(request.body),
+          header(request.headers['x-retell-signature']),
+          signers.get(request),
+        );
+        logCallId(request, reply, answer.callId);
+        return send(reply, answer);
+      },
+    );
     // docs/interface.md#providers: a provider that calls tools at their own URL calls /providers/<provider>/tools/:toolId.
-    retellRoutes.post<{ Params: { toolId: string } }>('/providers/retell/tools/:toolId', async (request, reply) => {
-      const answer = await retell.toolCall(
-        request.params.toolId,
-        raw(request.body),
-        header(request.headers['x-retell-signature']),
-        signers.get(request),
-      );
-      logCallId(request, reply, answer.callId);
-      return send(reply, answer);
-    });
+    retellRoutes.post<{ Params: { toolId: string } }>(
+      '/providers/retell/tools/:toolId',
+      {
+        schema: {
+          ...webhookSchema(
+            'receiveRetellToolCall',
+            "Retell's custom-function calls (signed: x-retell-signature)",
+            retellSecurity,
+          ),
+          params: { type: 'object', required: ['toolId'], properties: { toolId: { type: 'string' } } },
+        },
+      },
+      async (request, reply) => {
+        const answer = await retell.toolCall(
+          request.params.toolId,
+          raw(request.body),
+          header(request.headers['x-retell-signature']),
+          signers.get(request),
+        );
+        logCallId(request, reply, answer.callId);
+        return send(reply, answer);
+      },
+    );
   });
 }

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { HEADER_VALUE_PATTERN, StringEnum } from '../lib/schema.js';
+import { FreeObject, HEADER_VALUE_PATTERN, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
 
 export const TOOL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const PARAMETER_LOCATIONS = ['body', 'query', 'path'] as const;
@@ -22,10 +22,11 @@ const HEADER_KEY_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$";
 const Scalar = Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean()]);
 const AllowedValues = Type.Array(Scalar, { minItems: 1, maxItems: 200 });
 
-// Object fields nest: the schema refers to itself through `$defs` at the root of each body, so the
-// validator is compiled once per level kind rather than once per possible path (an unrolled tree
-// of five levels compiled to 1.5 MB of code per body and 50 MB of memory).
-const NESTED_FIELDS = Type.Array(Type.Unsafe<ToolField>({ $ref: '#/$defs/toolField' }), { maxItems: 100 });
+// Object fields nest: the shared schema `ToolField` refers to itself, so the validator is compiled
+// once per level kind rather than once per possible path (an unrolled tree of five levels compiled
+// to 1.5 MB of code per body and 50 MB of memory). Shared (registered with `app.addSchema`, shown
+// under components/schemas), so the reference resolves from the document's root as from a route's.
+const NESTED_FIELDS = Type.Array(Type.Unsafe<ToolField>(Type.Ref('ToolField')), { maxItems: 100 });
 
 function fieldSchema(location: boolean): TSchema {
   return Type.Object(
@@ -56,10 +57,8 @@ function fieldSchema(location: boolean): TSchema {
   );
 }
 
-/** A body schema whose parameters may nest fields: the shared definition they refer to, at its root. */
-function withFieldDefinitions<T extends TSchema>(schema: T): T {
-  return { ...schema, $defs: { toolField: fieldSchema(false) } };
-}
+/** A field of an object parameter (or of an array's objects): nests to `MAX_NESTING` levels. */
+export const ToolFieldSchema = Type.Unsafe<ToolField>({ ...fieldSchema(false), $id: 'ToolField' });
 
 export interface ToolField {
   name: string;
@@ -122,16 +121,13 @@ const toolFields = {
 
 const { name, method, url, ...optionalToolFields } = toolFields;
 
-export const CreateToolBody = withFieldDefinitions(
-  Type.Composite([Type.Object({ name, method, url }), Type.Partial(Type.Object(optionalToolFields))], {
-    additionalProperties: false,
-  }),
+export const CreateToolBody = Type.Composite(
+  [Type.Object({ name, method, url }), Type.Partial(Type.Object(optionalToolFields))],
+  { additionalProperties: false },
 );
 export type CreateToolInput = Omit<Static<typeof CreateToolBody>, 'parameters'> & { parameters?: ToolParameter[] };
 
-export const UpdateToolBody = withFieldDefinitions(
-  Type.Partial(Type.Object(toolFields), { additionalProperties: false }),
-);
+export const UpdateToolBody = Type.Partial(Type.Object(toolFields), { additionalProperties: false });
 export type UpdateToolInput = Omit<Static<typeof UpdateToolBody>, 'parameters'> & { parameters?: ToolParameter[] };
 
 export const TestToolBody = Type.Object(
@@ -144,3 +140,92 @@ export const TestToolBody = Type.Object(
   { additionalProperties: false },
 );
 export type TestToolInput = Static<typeof TestToolBody>;
+
+/** A tool as the API shows it: secret header values masked, the model's schema compiled. */
+export const ToolView = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    method: StringEnum(TOOL_METHODS),
+    url: Type.String(),
+    headers: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        mode: StringEnum(HEADER_MODES),
+        value: Type.String({ description: 'The mask •••••• for a secret Fixed value' }),
+        secret: Type.Boolean(),
+      }),
+    ),
+    parameters: Type.Array(ToolParameterSchema),
+    variables: Type.Array(ToolVariableSchema),
+    timeoutMs: Type.Integer(),
+    aiSchema: FreeObject({ description: 'The JSON Schema the model fills the AI parameters with (read-only)' }),
+    createdAt: Timestamp(),
+    updatedAt: Timestamp(),
+  },
+  { $id: 'Tool' },
+);
+export type ToolView = Static<typeof ToolView>;
+
+export const ToolPage = PageOf(ref(ToolView), 'ToolPage');
+
+export const ToolPreview = Type.Object(
+  { aiSchema: FreeObject({ description: 'The JSON Schema the model would fill' }) },
+  { $id: 'ToolPreview' },
+);
+
+/** A request as sent: secret header values masked, the body as the exact text sent (or none). */
+export const RecordedRequest = Type.Object(
+  {
+    method: Type.String(),
+    url: Type.String(),
+    headers: Type.Record(Type.String(), Type.String()),
+    body: Nullable(Type.String()),
+  },
+  { $id: 'RecordedRequest' },
+);
+
+const ToolResponse = Nullable(Type.Object({ status: Type.Integer(), body: Type.String() }), {
+  description: 'What the endpoint answered (its body cut to 16 KiB); null when nothing was sent or nothing came back',
+});
+
+/** One run of a tool outside any call (`POST /v1/tools/:id/test`). */
+export const ToolTestResult = Type.Object(
+  {
+    request: Nullable(ref(RecordedRequest), { description: 'null when nothing was sent' }),
+    response: ToolResponse,
+    result: Type.String({ description: 'What the agent would be handed: the body, or a short error' }),
+    error: Nullable(Type.String()),
+    latencyMs: Type.Number(),
+  },
+  { $id: 'ToolTestResult' },
+);
+
+/** A tool invocation during a call, as the call shows it. */
+export const ToolInvocationView = Type.Object(
+  {
+    id: Type.String(),
+    toolId: Nullable(Type.String({ description: 'null when the name matched no attached tool' })),
+    name: Type.String(),
+    arguments: Type.Unknown({ description: 'As the model gave them' }),
+    request: Nullable(ref(RecordedRequest)),
+    response: ToolResponse,
+    result: Type.String(),
+    error: Nullable(Type.String()),
+    latencyMs: Type.Number(),
+    at: Timestamp(),
+  },
+  { $id: 'ToolInvocation' },
+);
+export type ToolInvocationView = Static<typeof ToolInvocationView>;
+
+export const TOOL_VIEWS = [
+  ToolFieldSchema,
+  ToolView,
+  ToolPage,
+  ToolPreview,
+  RecordedRequest,
+  ToolTestResult,
+  ToolInvocationView,
+];

@@ -28,15 +28,22 @@ import {
   type ToolRow,
   type ToolsRepository,
 } from './tools.repository.js';
-import type { CreateToolInput, TestToolInput, ToolHeader, UpdateToolInput } from './tools.schemas.js';
+import type {
+  CreateToolInput,
+  TestToolInput,
+  ToolHeader,
+  ToolInvocationView,
+  ToolView,
+  UpdateToolInput,
+} from './tools.schemas.js';
 
 /** A tool as the API shows it: secret header values masked, the model's schema compiled. */
-export function toToolView(row: ToolRow) {
+export function toToolView(row: ToolRow): ToolView {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
-    method: row.method,
+    method: row.method as ToolView['method'],
     url: row.url,
     headers: row.headers.map(({ key, mode, secret, value, sealed }) => ({
       key,
@@ -52,7 +59,6 @@ export function toToolView(row: ToolRow) {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-export type ToolView = ReturnType<typeof toToolView>;
 
 /** Secret Fixed values are sealed at rest and read back masked; Variable ones are templates, shown as written. */
 const isSealedHeader = (header: { key: string; mode: string; secret?: boolean }): boolean =>
@@ -64,7 +70,7 @@ function recordOf(request: ToolRequest | null, configured: { key: string; secret
 }
 
 /** A tool invocation on a call, as the API shows it. */
-export function toInvocationView(row: ToolInvocationRow) {
+export function toInvocationView(row: ToolInvocationRow): ToolInvocationView {
   return {
     id: row.id,
     toolId: row.toolId,
@@ -78,7 +84,6 @@ export function toInvocationView(row: ToolInvocationRow) {
     at: row.createdAt.toISOString(),
   };
 }
-export type ToolInvocationView = ReturnType<typeof toInvocationView>;
 
 const nameTaken = () =>
   new ApiError('conflict', 'A tool with this name already exists in the organization', [

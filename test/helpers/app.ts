@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
+import { type AnswerCheck, answerChecker } from './api-document.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export async function freePort(): Promise<number> {
@@ -92,6 +93,19 @@ export async function startTestApp(
   await app.listen({ port, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
 
+  // Every answer `request` and `clickToCall` receive is checked against the served document
+  // (test/helpers/api-document.ts): an answer it does not describe fails the test that got it.
+  let check: Promise<AnswerCheck | undefined> | undefined;
+  async function conforms(method: string, path: string, response: Response, body: unknown) {
+    check ??= fetch(`${url}/openapi.json`).then(async (r) => (r.ok ? answerChecker(await r.json()) : undefined));
+    const contentType = response.headers.get('content-type');
+    const problems = (await check)?.({ method, path, status: response.status, contentType, body }) ?? [];
+    if (problems.length > 0)
+      throw new Error(
+        `The answer is not what /openapi.json documents:\n${problems.join('\n')}\n${JSON.stringify(body)}`,
+      );
+  }
+
   async function request(
     method: string,
     path: string,
@@ -108,6 +122,7 @@ export async function startTestApp(
     try {
       parsed = text ? JSON.parse(text) : null;
     } catch {}
+    await conforms(method, path, response, parsed);
     return { status: response.status, body: parsed as any, headers: response.headers };
   }
 
@@ -160,6 +175,7 @@ export async function startTestApp(
       try {
         parsed = JSON.parse(text);
       } catch {}
+      await conforms('POST', '/api/click-to-call', response, parsed);
       return { status: response.status, body: parsed as any, headers: response.headers };
     },
     async waitForCall(org, callId, until = (call) => call.status === 'ended') {

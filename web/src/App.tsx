@@ -40,7 +40,7 @@ export function App() {
   return (
     <>
       <header>
-        <strong>Switchboard · {me.organization.name}</strong>
+        <strong>Switchboard · {me.organization?.name}</strong>
         <nav aria-label="Sections">
           {SECTIONS.map((section) => (
             <Link key={section.path} to={section.path} className={path.startsWith(section.path) ? 'active' : undefined}>

@@ -1,5 +1,13 @@
 /** The public `/v1` API, called with the session cookie (same origin): the dashboard has no other back end. */
 
+import type { components } from './api-types.js';
+
+/**
+ * The API's views, as GET /openapi.json documents them (generated into api-types.ts from the
+ * server's TypeBox schemas, decision 0033): the dashboard keeps no copy of its own.
+ */
+type Schemas = components['schemas'];
+
 export interface FieldProblem {
   path: string;
   message: string;
@@ -57,22 +65,13 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-export interface Me {
-  organization: { id: string; name: string };
-  user: { id: string; email: string } | null;
-}
+export type Me = Schemas['Me'];
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  /** Only in the answer that created it. */
-  key?: string;
-}
+/** `key` only in the answer that created it. */
+export type ApiKey = Schemas['ApiKey'] & { key?: string };
 
-export type ProviderName = 'simulator' | 'vapi' | 'retell';
-export type AgentType = 'click_to_call' | 'inbound' | 'outbound';
+export type ProviderName = Schemas['Agent']['provider'];
+export type AgentType = Schemas['Agent']['type'];
 
 export const AGENT_TYPE_LABELS: Record<AgentType, string> = {
   click_to_call: 'Click to Call',
@@ -95,60 +94,11 @@ export interface SimulatorScenario {
   delayMs?: number;
 }
 
-export interface Agent {
-  id: string;
-  name: string;
-  type: AgentType;
-  enabled: boolean;
-  provider: ProviderName;
-  providerCredentialId: string | null;
-  prompt: string;
-  firstMessage: string;
-  fromNumber: string | null;
-  disableSignatureVerification: boolean;
-  /** Click to call refuses a request without `signature-timestamp`. */
-  requireSignatureTimestamp: boolean;
-  /** ISO 3166 alpha-2 codes click to call may dial; null: every country. */
-  allowedCountries: string[] | null;
-  maxConcurrentCalls: number | null;
-  rateLimitPerMinute: number | null;
-  maxCallDurationSeconds: number;
-  toolIds: string[];
-  outcomes: string[];
-  simulator: SimulatorScenario | null;
-  configured: boolean;
-  /** The `{{variables}}` the prompt and first message use, as saved. */
-  variables: string[];
-  providerSync: {
-    state: 'synced' | 'pending' | 'failed';
-    error: string | null;
-    syncedAt?: string | null;
-    providerAgentId?: string | null;
-  };
-  createdAt: string;
-  updatedAt: string;
-}
+export type Agent = Schemas['Agent'];
 
-export interface AgentCredentials {
-  apiToken: string;
-  apiSecret: string;
-  endpoint: string;
-  /** Plain-text instructions with the three examples. */
-  instructions: string;
-  examples: { curl: string; node: string; python: string };
-}
+export type AgentCredentials = Schemas['AgentCredentials'];
 
-export interface ProviderCredential {
-  id: string;
-  provider: 'vapi' | 'retell';
-  name: string;
-  apiKey: string;
-  apiKeyLast4?: string;
-  webhookSecret: string | null;
-  baseUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ProviderCredential = Schemas['ProviderCredential'];
 
 /** What a secret reads back as: writing it back unchanged keeps the stored value. */
 export const SECRET_MASK = '••••••';
@@ -175,35 +125,12 @@ export interface ToolParameter extends ToolField {
   location: 'body' | 'query' | 'path';
 }
 
-export interface Tool {
-  id: string;
-  name: string;
-  description: string;
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  url: string;
-  headers: { key: string; mode: 'fixed' | 'variable'; value: string; secret?: boolean }[];
-  parameters: ToolParameter[];
-  variables: { name: string; defaultValue?: string }[];
-  timeoutMs: number;
-  aiSchema: unknown;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Tool = Schemas['Tool'];
 
 /** A request as sent: secret header values masked, the body as the exact text sent (or none). */
-export interface RecordedRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string | null;
-}
+export type RecordedRequest = Schemas['RecordedRequest'];
 
-export interface ToolTestResult {
-  request: RecordedRequest | null;
-  response: { status: number; body: unknown } | null;
-  result: unknown;
-  error: string | null;
-}
+export type ToolTestResult = Schemas['ToolTestResult'];
 
 export interface TriggerCondition {
   field: string;
@@ -211,90 +138,16 @@ export interface TriggerCondition {
   value?: unknown;
 }
 
-export interface Integration {
-  id: string;
-  agentId: string;
-  type: 'webhook';
-  url: string;
-  enabled: boolean;
-  authorization: string | null;
-  signing: boolean;
-  signingSecret: string;
-  previousSigningSecretExpiresAt: string | null;
-  triggerConditions: { match?: 'all' | 'any'; conditions: TriggerCondition[] } | null;
-  disabledReason: string | null;
-  failingSince: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Integration = Schemas['Integration'];
 
-export interface DeliveryAttempt {
-  at: string;
-  status: number | null;
-  latencyMs: number;
-  error: string | null;
-  errorCode: string | null;
-  responseExcerpt: string | null;
-}
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 
-export interface Delivery {
-  id: string;
-  integrationId: string;
-  callId: string;
-  webhookId: string;
-  state: 'pending' | 'delivered' | 'failed';
-  attempts: DeliveryAttempt[];
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  failureReason: string | null;
-  payloadTruncated: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Delivery = Schemas['Delivery'];
 
-export interface TranscriptTurn {
-  role: 'agent' | 'user' | 'tool';
-  name?: string;
-  text: string;
-  at: string;
-}
+export type TranscriptTurn = Schemas['TranscriptTurn'];
 
-export interface ToolInvocation {
-  id: string;
-  toolId: string | null;
-  name: string;
-  arguments: unknown;
-  request: RecordedRequest | null;
-  response: { status: number; body: string } | null;
-  /** What the agent was handed: the response body, or a short error text. */
-  result: string;
-  error: string | null;
-  latencyMs: number;
-  at: string;
-}
+export type ToolInvocation = Schemas['ToolInvocation'];
 
-export type CallStatus = 'queued' | 'ringing' | 'in_progress' | 'ended';
+export type CallStatus = Schemas['Call']['status'];
 
-export interface Call {
-  id: string;
-  agentId: string;
-  provider: ProviderName;
-  providerCallId: string | null;
-  /** The agent's number, or the simulated caller id +15555550100 (docs/interface.md#calls). */
-  from: string;
-  to: string;
-  status: CallStatus;
-  outcome: string | null;
-  endedReason: string | null;
-  error: string | null;
-  variables: Record<string, string>;
-  collectedData: Record<string, unknown>;
-  transcript: TranscriptTurn[];
-  toolInvocations: ToolInvocation[];
-  deliveries: Delivery[];
-  createdAt: string;
-  startedAt: string | null;
-  answeredAt: string | null;
-  endedAt: string | null;
-  durationSeconds: number | null;
-}
+export type Call = Schemas['Call'];

@@ -10,9 +10,9 @@ export function SettingsPage({ me }: { me: Me }) {
       <section className="card">
         <h2>Organization</h2>
         <dl className="facts">
-          <Fact label="Name">{me.organization.name}</Fact>
+          <Fact label="Name">{me.organization?.name}</Fact>
           <Fact label="Id">
-            <code>{me.organization.id}</code>
+            <code>{me.organization?.id}</code>
           </Fact>
           {me.user && <Fact label="Signed in as">{me.user.email}</Fact>}
         </dl>

@@ -1,0 +1,49 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PROVIDERS } from '../agents/agents.schemas.js';
+import { DeliveryView } from '../deliveries/deliveries.schemas.js';
+import { FreeObject, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { ToolInvocationView } from '../tools/tools.schemas.js';
+
+export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
+
+export const TranscriptTurnView = Type.Object(
+  {
+    role: StringEnum(['agent', 'user', 'tool'] as const),
+    name: Type.Optional(Type.String({ description: "A tool turn: the tool's name" })),
+    text: Type.String(),
+    at: Type.String({ description: 'ISO 8601' }),
+  },
+  { $id: 'TranscriptTurn' },
+);
+
+/** A call as the API shows it (docs/interface.md#calls). */
+export const CallView = Type.Object(
+  {
+    id: Type.String({ examples: ['call_01JD8Y6Q4T'] }),
+    agentId: Type.String(),
+    provider: StringEnum(PROVIDERS),
+    providerCallId: Nullable(Type.String()),
+    from: Type.String({ description: "The agent's number, or the simulated caller id +15555550100" }),
+    to: Type.String(),
+    status: StringEnum(CALL_STATUSES),
+    outcome: Nullable(Type.String()),
+    endedReason: Nullable(Type.String()),
+    error: Nullable(Type.String()),
+    variables: FreeObject({ description: 'The click-to-call variables, as sent' }),
+    collectedData: FreeObject({ description: 'What the provider reported as collected' }),
+    transcript: Type.Array(ref(TranscriptTurnView)),
+    toolInvocations: Type.Array(ref(ToolInvocationView)),
+    deliveries: Type.Array(ref(DeliveryView)),
+    createdAt: Timestamp(),
+    startedAt: Nullable(Timestamp()),
+    answeredAt: Nullable(Timestamp()),
+    endedAt: Nullable(Timestamp()),
+    durationSeconds: Nullable(Type.Integer()),
+  },
+  { $id: 'Call' },
+);
+export type CallView = Static<typeof CallView>;
+
+export const CallPage = PageOf(ref(CallView), 'CallPage');
+
+export const CALL_VIEWS = [TranscriptTurnView, CallView, CallPage];

@@ -1,0 +1,4727 @@
+// Generated from GET /openapi.json by openapi-typescript (test/openapi-client.test.ts): do not edit.
+// UPDATE_API_TYPES=1 npx vitest run test/openapi-client.test.ts writes it again.
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database is reachable and migrated (else 503) */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics (text exposition format) */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API reference, rendered (HTML) */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference page's own files (Swagger UI) */
+        get: operations["getApiReferenceFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an organization, its first user and API key; starts a session */
+        post: operations["signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in: sets the session cookie */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log out: ends the session */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user and organization */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's API keys (masked) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create an API key (shown once) */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/provider-credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List provider credentials */
+        get: operations["listProviderCredentials"];
+        put?: never;
+        /** Add a Vapi or Retell credential */
+        post: operations["createProviderCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/provider-credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a provider credential */
+        get: operations["getProviderCredential"];
+        put?: never;
+        post?: never;
+        /** Delete a provider credential (refused while an agent uses it) */
+        delete: operations["deleteProviderCredential"];
+        options?: never;
+        head?: never;
+        /** Change a provider credential */
+        patch: operations["updateProviderCredential"];
+        trace?: never;
+    };
+    "/v1/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List agents */
+        get: operations["listAgents"];
+        put?: never;
+        /** Create an agent */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an agent */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        /** Delete an agent */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        /** Change an agent */
+        patch: operations["updateAgent"];
+        trace?: never;
+    };
+    "/v1/agents/{id}/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A click-to-call agent's API token, secret and examples (409 for other types) */
+        get: operations["getAgentCredentials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/credentials/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a click-to-call agent's API token and secret */
+        post: operations["rotateAgentCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/provider-tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tools defined at the agent's provider */
+        get: operations["listProviderTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/provider-tools/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import provider tools as organization tools */
+        post: operations["importProviderTools"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tools */
+        get: operations["listTools"];
+        put?: never;
+        /** Create a tool */
+        post: operations["createTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a tool and show its aiSchema without saving it */
+        post: operations["previewTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tools/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tool */
+        get: operations["getTool"];
+        put?: never;
+        post?: never;
+        /** Delete a tool (detaches it from every agent) */
+        delete: operations["deleteTool"];
+        options?: never;
+        head?: never;
+        /** Change a tool */
+        patch: operations["updateTool"];
+        trace?: never;
+    };
+    "/v1/tools/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a tool once and show the exact request and response */
+        post: operations["testTool"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an agent's integrations */
+        get: operations["listIntegrations"];
+        put?: never;
+        /** Add a call-outcome webhook to an agent */
+        post: operations["createIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an integration */
+        get: operations["getIntegration"];
+        put?: never;
+        post?: never;
+        /** Delete an integration */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        /** Change an integration */
+        patch: operations["updateIntegration"];
+        trace?: never;
+    };
+    "/v1/integrations/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test delivery now */
+        post: operations["sendIntegrationTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the signing secret (the old one keeps signing for 24 h) */
+        post: operations["rotateIntegrationSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List calls */
+        get: operations["listCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a call: transcript, tool invocations, deliveries */
+        get: operations["getCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook deliveries and their attempts */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a delivery */
+        get: operations["getDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a delivery now */
+        post: operations["retryDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/test-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Place a test call (answered as POST /api/click-to-call answers) */
+        post: operations["placeTestCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/click-to-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a call to a lead
+         * @description Signed with the agent's API secret: `signature` is the lowercase hex HMAC-SHA256 of the exact body, or of `timestamp + "." + body` with a `signature-timestamp` header (at most 300 s off). The checks run in this order, and the first that fails answers: api-key, the agent, the signature, Idempotency-Key, the rate limit, the agent enabled and configured, the body and the number, a call in progress, the provider. Premium-rate, shared-cost and other costly numbers, and numbers outside the agent's `allowedCountries`, are ctc:009.
+         */
+        post: operations["triggerClickToCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/vapi/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Vapi's server messages (authenticated by x-vapi-secret) */
+        post: operations["receiveVapiWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/retell/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retell's call events (signed: x-retell-signature) */
+        post: operations["receiveRetellWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/retell/tools/{toolId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retell's custom-function calls (signed: x-retell-signature) */
+        post: operations["receiveRetellToolCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ApiError: {
+            /**
+             * @example api:validation
+             * @enum {string}
+             */
+            code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+            message: string;
+            /** @description For api:validation (and some conflicts), each bad field by JSON path */
+            details: {
+                /** @example $.name */
+                path: string;
+                message: string;
+            }[];
+            /** @example req_01JD8Y6Q4S */
+            requestId: string;
+        };
+        Organization: {
+            id: string;
+            name: string;
+        };
+        User: {
+            id: string;
+            email: string;
+        };
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description The first characters of the key, enough to recognise it */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreatedApiKey: {
+            id: string;
+            name: string;
+            /** @description The first characters of the key, enough to recognise it */
+            prefix: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The key itself (sb_live_…), shown once */
+            key: string;
+        };
+        ApiKeyPage: {
+            data: components["schemas"]["ApiKey"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        Signup: {
+            organization: components["schemas"]["Organization"];
+            user: components["schemas"]["User"];
+            /** @description The first API key (sb_live_…), shown once */
+            apiKey: string;
+        };
+        Login: {
+            organization: components["schemas"]["Organization"];
+            user: components["schemas"]["User"];
+        };
+        Me: {
+            organization: components["schemas"]["Organization"] | null;
+            /** @description null when authenticated by an API key */
+            user: components["schemas"]["User"] | null;
+        };
+        ProviderCredential: {
+            id: string;
+            /** @enum {string} */
+            provider: "vapi" | "retell";
+            name: string;
+            /** @description Always the mask •••••• */
+            apiKey: string;
+            /** @description The API key's last four characters, to recognise it */
+            apiKeyLast4: string;
+            /** @description The mask ••••••, or null when there is none */
+            webhookSecret: string | null;
+            baseUrl: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ProviderCredentialPage: {
+            data: components["schemas"]["ProviderCredential"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        Agent: {
+            /** @example agt_01JD8Y6Q4S */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "click_to_call" | "inbound" | "outbound";
+            enabled: boolean;
+            /** @enum {string} */
+            provider: "simulator" | "vapi" | "retell";
+            providerCredentialId: string | null;
+            prompt: string;
+            firstMessage: string;
+            fromNumber: string | null;
+            disableSignatureVerification: boolean;
+            /** @description Click to call requires the signature-timestamp header (decision 0031) */
+            requireSignatureTimestamp: boolean;
+            /** @description The countries click to call may dial, ISO 3166 alpha-2; null: every country */
+            allowedCountries: string[] | null;
+            maxConcurrentCalls: number | null;
+            rateLimitPerMinute: number | null;
+            maxCallDurationSeconds: number;
+            toolIds: string[];
+            outcomes: string[];
+            simulator: {
+                /** @enum {string} */
+                answer?: "answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start";
+                turns?: ({
+                    /** @enum {string} */
+                    role: "user" | "agent";
+                    text: string;
+                } | {
+                    tool: string;
+                    args?: {
+                        [key: string]: unknown;
+                    };
+                })[];
+                outcome?: {
+                    /** @description UPPER_SNAKE_CASE */
+                    status?: string;
+                    collectedData?: {
+                        [key: string]: unknown;
+                    };
+                };
+                durationSeconds?: number;
+                delayMs?: number;
+            } | null;
+            /** @description Publishing to the provider: the provider's error when it failed, its id for the agent once published */
+            providerSync: {
+                /** @enum {string} */
+                state: "synced" | "pending" | "failed";
+                error: string | null;
+                syncedAt: string | null;
+                providerAgentId?: string | null;
+            };
+            /** @description Whether click to call can start calls through this agent */
+            configured: boolean;
+            /** @description The {{variables}} the prompt and first message use */
+            variables: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AgentPage: {
+            data: components["schemas"]["Agent"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        AgentCredentials: {
+            /** @description Sent as the api-key header */
+            apiToken: string;
+            /** @description Signs each request (HMAC-SHA256); never sent */
+            apiSecret: string;
+            /** @description Where to send click to call */
+            endpoint: string;
+            /** @description Plain-text instructions with the three examples */
+            instructions: string;
+            examples: {
+                curl: string;
+                node: string;
+                python: string;
+            };
+        };
+        ToolField: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "number" | "integer" | "boolean" | "object" | "array";
+            /** @enum {string} */
+            fillMode: "ai" | "variable" | "fixed";
+            /** @description Fixed: the constant. Variable: text with {{variable}} references. */
+            value?: unknown;
+            description?: string;
+            allowedValues?: (string | number | boolean)[];
+            required?: boolean;
+            fields?: components["schemas"]["ToolField"][];
+            items?: {
+                /** @enum {string} */
+                type: "string" | "number" | "integer" | "boolean" | "object";
+                fields?: components["schemas"]["ToolField"][];
+                allowedValues?: (string | number | boolean)[];
+            };
+        };
+        Tool: {
+            id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            url: string;
+            headers: {
+                key: string;
+                /** @enum {string} */
+                mode: "fixed" | "variable";
+                /** @description The mask •••••• for a secret Fixed value */
+                value: string;
+                secret: boolean;
+            }[];
+            parameters: {
+                name: string;
+                /** @enum {string} */
+                location: "body" | "query" | "path";
+                /** @enum {string} */
+                type: "string" | "number" | "integer" | "boolean" | "object" | "array";
+                /** @enum {string} */
+                fillMode: "ai" | "variable" | "fixed";
+                /** @description Fixed: the constant. Variable: text with {{variable}} references. */
+                value?: unknown;
+                description?: string;
+                allowedValues?: (string | number | boolean)[];
+                required?: boolean;
+                fields?: components["schemas"]["ToolField"][];
+                items?: {
+                    /** @enum {string} */
+                    type: "string" | "number" | "integer" | "boolean" | "object";
+                    fields?: components["schemas"]["ToolField"][];
+                    allowedValues?: (string | number | boolean)[];
+                };
+            }[];
+            variables: {
+                name: string;
+                defaultValue?: string;
+            }[];
+            timeoutMs: number;
+            /** @description The JSON Schema the model fills the AI parameters with (read-only) */
+            aiSchema: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ToolPage: {
+            data: components["schemas"]["Tool"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        ToolPreview: {
+            /** @description The JSON Schema the model would fill */
+            aiSchema: {
+                [key: string]: unknown;
+            };
+        };
+        RecordedRequest: {
+            method: string;
+            url: string;
+            headers: {
+                [key: string]: string;
+            };
+            body: string | null;
+        };
+        ToolTestResult: {
+            /** @description null when nothing was sent */
+            request: components["schemas"]["RecordedRequest"] | null;
+            /** @description What the endpoint answered (its body cut to 16 KiB); null when nothing was sent or nothing came back */
+            response: {
+                status: number;
+                body: string;
+            } | null;
+            /** @description What the agent would be handed: the body, or a short error */
+            result: string;
+            error: string | null;
+            latencyMs: number;
+        };
+        ToolInvocation: {
+            id: string;
+            toolId: string | null;
+            name: string;
+            /** @description As the model gave them */
+            arguments: unknown;
+            request: components["schemas"]["RecordedRequest"] | null;
+            /** @description What the endpoint answered (its body cut to 16 KiB); null when nothing was sent or nothing came back */
+            response: {
+                status: number;
+                body: string;
+            } | null;
+            result: string;
+            error: string | null;
+            latencyMs: number;
+            /** Format: date-time */
+            at: string;
+        };
+        ProviderTool: {
+            id: string;
+            name: string;
+            /** @description The provider's kind of tool */
+            type: string;
+            description: string;
+            importable: boolean;
+            /** @description Why it cannot be imported (empty when it can) */
+            problems: string[];
+            /** @description What the import leaves out or changes */
+            warnings: string[];
+        };
+        ProviderToolList: {
+            data: components["schemas"]["ProviderTool"][];
+        };
+        ProviderToolImport: {
+            imported: {
+                providerToolId: string;
+                toolId: string;
+                warnings: string[];
+            }[];
+            skipped: {
+                providerToolId: string;
+                reasons: string[];
+            }[];
+        };
+        Integration: {
+            id: string;
+            agentId: string;
+            /** @enum {string} */
+            type: "webhook";
+            url: string;
+            enabled: boolean;
+            /** @description The mask ••••••, or null when there is none */
+            authorization: string | null;
+            signing: boolean;
+            /** @description whsec_…; the mask •••••• in lists */
+            signingSecret: string;
+            /** @description Until then the rotated-out secret signs too */
+            previousSigningSecretExpiresAt: string | null;
+            triggerConditions: {
+                /**
+                 * @default all
+                 * @enum {string}
+                 */
+                match: "all" | "any";
+                conditions: {
+                    field: string;
+                    /** @enum {string} */
+                    operator: "equals" | "not_equals" | "in" | "not_in" | "contains" | "exists" | "not_exists" | "gt" | "gte" | "lt" | "lte";
+                    value?: unknown;
+                }[];
+            } | null;
+            disabledReason: string | null;
+            failingSince: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        IntegrationPage: {
+            data: components["schemas"]["Integration"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        IntegrationTestResult: {
+            delivered: boolean;
+            request: {
+                method: string;
+                url: string;
+                headers: {
+                    [key: string]: string;
+                };
+                body: string;
+            };
+            attempt: components["schemas"]["DeliveryAttempt"];
+        };
+        DeliveryAttempt: {
+            /** Format: date-time */
+            at: string;
+            /** @description The receiver's HTTP status; null when none came back */
+            status: number | null;
+            latencyMs: number;
+            error: string | null;
+            errorCode: string | null;
+            responseExcerpt: string | null;
+        };
+        Delivery: {
+            id: string;
+            integrationId: string;
+            callId: string;
+            webhookId: string;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed";
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            attemptCount: number;
+            /** @description When pending: the next attempt */
+            nextAttemptAt: string | null;
+            failureReason: string | null;
+            payloadTruncated: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DeliveryPage: {
+            data: components["schemas"]["Delivery"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        TranscriptTurn: {
+            /** @enum {string} */
+            role: "agent" | "user" | "tool";
+            /** @description A tool turn: the tool's name */
+            name?: string;
+            text: string;
+            /** @description ISO 8601 */
+            at: string;
+        };
+        Call: {
+            /** @example call_01JD8Y6Q4T */
+            id: string;
+            agentId: string;
+            /** @enum {string} */
+            provider: "simulator" | "vapi" | "retell";
+            providerCallId: string | null;
+            /** @description The agent's number, or the simulated caller id +15555550100 */
+            from: string;
+            to: string;
+            /** @enum {string} */
+            status: "queued" | "ringing" | "in_progress" | "ended";
+            outcome: string | null;
+            endedReason: string | null;
+            error: string | null;
+            /** @description The click-to-call variables, as sent */
+            variables: {
+                [key: string]: unknown;
+            };
+            /** @description What the provider reported as collected */
+            collectedData: {
+                [key: string]: unknown;
+            };
+            transcript: components["schemas"]["TranscriptTurn"][];
+            toolInvocations: components["schemas"]["ToolInvocation"][];
+            deliveries: components["schemas"]["Delivery"][];
+            /** Format: date-time */
+            createdAt: string;
+            startedAt: string | null;
+            answeredAt: string | null;
+            endedAt: string | null;
+            durationSeconds: number | null;
+        };
+        CallPage: {
+            data: components["schemas"]["Call"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        Liveness: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready";
+        };
+        NotReady: {
+            /** @enum {string} */
+            status: "not_ready";
+            /**
+             * @example database unreachable
+             * @example migrations pending
+             */
+            reason: string;
+        };
+        WebhookRefusal: {
+            error: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready for traffic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready: the reason says why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReady"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getApiReferenceFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                    "image/png": string;
+                };
+            };
+            /** @description No such file (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    signup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    organization: string;
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The organization, the user and the API key (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signup"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests; Retry-After says when to try again (api:rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Login"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests; Retry-After says when to try again (api:rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization and user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every key, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listProviderCredentials: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of credentials, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderCredentialPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createProviderCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    provider: "vapi" | "retell";
+                    name: string;
+                    /** @description The provider's private API key. Write-only: read back masked; the mask written back keeps it, unless the base URL moves to another origin, where it must be given again. */
+                    apiKey: string;
+                    webhookSecret?: string | null;
+                    /** @description The provider's API base URL; null for its public one. */
+                    baseUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The credential, secrets masked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderCredential"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getProviderCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential, secrets masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderCredential"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteProviderCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateProviderCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description The provider's private API key. Write-only: read back masked; the mask written back keeps it, unless the base URL moves to another origin, where it must be given again. */
+                    apiKey?: string;
+                    webhookSecret?: string | null;
+                    /** @description The provider's API base URL; null for its public one. */
+                    baseUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The credential as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderCredential"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type?: "click_to_call" | "inbound" | "outbound";
+                    enabled?: boolean;
+                    /** @enum {string} */
+                    provider?: "simulator" | "vapi" | "retell";
+                    providerCredentialId?: string | null;
+                    prompt?: string;
+                    firstMessage?: string;
+                    fromNumber?: string | null;
+                    disableSignatureVerification?: boolean;
+                    /** @description Click to call refuses a request without the signature-timestamp header (ctc:001); default false (decision 0031) */
+                    requireSignatureTimestamp?: boolean;
+                    /** @description ISO 3166 alpha-2 codes of the countries click to call may dial (ctc:009 for another); null, the default: every country. Duplicates are dropped. */
+                    allowedCountries?: string[] | null;
+                    maxConcurrentCalls?: number | null;
+                    rateLimitPerMinute?: number | null;
+                    maxCallDurationSeconds?: number;
+                    toolIds?: string[];
+                    outcomes?: string[];
+                    simulator?: {
+                        /** @enum {string} */
+                        answer?: "answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start";
+                        turns?: ({
+                            /** @enum {string} */
+                            role: "user" | "agent";
+                            text: string;
+                        } | {
+                            tool: string;
+                            args?: {
+                                [key: string]: unknown;
+                            };
+                        })[];
+                        outcome?: {
+                            /** @description UPPER_SNAKE_CASE */
+                            status?: string;
+                            collectedData?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        durationSeconds?: number;
+                        delayMs?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The agent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    type?: "click_to_call" | "inbound" | "outbound";
+                    enabled?: boolean;
+                    /** @enum {string} */
+                    provider?: "simulator" | "vapi" | "retell";
+                    providerCredentialId?: string | null;
+                    prompt?: string;
+                    firstMessage?: string;
+                    fromNumber?: string | null;
+                    disableSignatureVerification?: boolean;
+                    /** @description Click to call refuses a request without the signature-timestamp header (ctc:001); default false (decision 0031) */
+                    requireSignatureTimestamp?: boolean;
+                    /** @description ISO 3166 alpha-2 codes of the countries click to call may dial (ctc:009 for another); null, the default: every country. Duplicates are dropped. */
+                    allowedCountries?: string[] | null;
+                    maxConcurrentCalls?: number | null;
+                    rateLimitPerMinute?: number | null;
+                    maxCallDurationSeconds?: number;
+                    toolIds?: string[];
+                    outcomes?: string[];
+                    simulator?: {
+                        /** @enum {string} */
+                        answer?: "answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start";
+                        turns?: ({
+                            /** @enum {string} */
+                            role: "user" | "agent";
+                            text: string;
+                        } | {
+                            tool: string;
+                            args?: {
+                                [key: string]: unknown;
+                            };
+                        })[];
+                        outcome?: {
+                            /** @description UPPER_SNAKE_CASE */
+                            status?: string;
+                            collectedData?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        durationSeconds?: number;
+                        delayMs?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The agent as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAgentCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credentials, instructions and examples */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentCredentials"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    rotateAgentCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new credentials; the old pair stops working at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentCredentials"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listProviderTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every tool the provider has for the agent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderToolList"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    importProviderTools: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    providerToolIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description What was imported, and what was skipped and why */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderToolImport"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listTools: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tools, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                    url: string;
+                    description?: string;
+                    headers?: {
+                        key: string;
+                        /** @enum {string} */
+                        mode: "fixed" | "variable";
+                        value: string;
+                        /** @description Stored encrypted and read back masked (Fixed values). Default: true for Authorization, Cookie and names containing key, token, secret, password, auth or signature. The mask written back keeps the stored value of a header of the same key that stays secret and Fixed; when the URL moves to another origin, every secret value must be given again. */
+                        secret?: boolean;
+                    }[];
+                    parameters?: {
+                        name: string;
+                        /** @enum {string} */
+                        location: "body" | "query" | "path";
+                        /** @enum {string} */
+                        type: "string" | "number" | "integer" | "boolean" | "object" | "array";
+                        /** @enum {string} */
+                        fillMode: "ai" | "variable" | "fixed";
+                        /** @description Fixed: the constant. Variable: text with {{variable}} references. */
+                        value?: unknown;
+                        description?: string;
+                        allowedValues?: (string | number | boolean)[];
+                        required?: boolean;
+                        fields?: components["schemas"]["ToolField"][];
+                        items?: {
+                            /** @enum {string} */
+                            type: "string" | "number" | "integer" | "boolean" | "object";
+                            fields?: components["schemas"]["ToolField"][];
+                            allowedValues?: (string | number | boolean)[];
+                        };
+                    }[];
+                    variables?: {
+                        name: string;
+                        defaultValue?: string;
+                    }[];
+                    /** @default 10000 */
+                    timeoutMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The tool, with its read-only aiSchema */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tool"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    previewTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                    url: string;
+                    description?: string;
+                    headers?: {
+                        key: string;
+                        /** @enum {string} */
+                        mode: "fixed" | "variable";
+                        value: string;
+                        /** @description Stored encrypted and read back masked (Fixed values). Default: true for Authorization, Cookie and names containing key, token, secret, password, auth or signature. The mask written back keeps the stored value of a header of the same key that stays secret and Fixed; when the URL moves to another origin, every secret value must be given again. */
+                        secret?: boolean;
+                    }[];
+                    parameters?: {
+                        name: string;
+                        /** @enum {string} */
+                        location: "body" | "query" | "path";
+                        /** @enum {string} */
+                        type: "string" | "number" | "integer" | "boolean" | "object" | "array";
+                        /** @enum {string} */
+                        fillMode: "ai" | "variable" | "fixed";
+                        /** @description Fixed: the constant. Variable: text with {{variable}} references. */
+                        value?: unknown;
+                        description?: string;
+                        allowedValues?: (string | number | boolean)[];
+                        required?: boolean;
+                        fields?: components["schemas"]["ToolField"][];
+                        items?: {
+                            /** @enum {string} */
+                            type: "string" | "number" | "integer" | "boolean" | "object";
+                            fields?: components["schemas"]["ToolField"][];
+                            allowedValues?: (string | number | boolean)[];
+                        };
+                    }[];
+                    variables?: {
+                        name: string;
+                        defaultValue?: string;
+                    }[];
+                    /** @default 10000 */
+                    timeoutMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The aiSchema the tool would have */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolPreview"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tool */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tool"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @enum {string} */
+                    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                    url?: string;
+                    headers?: {
+                        key: string;
+                        /** @enum {string} */
+                        mode: "fixed" | "variable";
+                        value: string;
+                        /** @description Stored encrypted and read back masked (Fixed values). Default: true for Authorization, Cookie and names containing key, token, secret, password, auth or signature. The mask written back keeps the stored value of a header of the same key that stays secret and Fixed; when the URL moves to another origin, every secret value must be given again. */
+                        secret?: boolean;
+                    }[];
+                    parameters?: {
+                        name: string;
+                        /** @enum {string} */
+                        location: "body" | "query" | "path";
+                        /** @enum {string} */
+                        type: "string" | "number" | "integer" | "boolean" | "object" | "array";
+                        /** @enum {string} */
+                        fillMode: "ai" | "variable" | "fixed";
+                        /** @description Fixed: the constant. Variable: text with {{variable}} references. */
+                        value?: unknown;
+                        description?: string;
+                        allowedValues?: (string | number | boolean)[];
+                        required?: boolean;
+                        fields?: components["schemas"]["ToolField"][];
+                        items?: {
+                            /** @enum {string} */
+                            type: "string" | "number" | "integer" | "boolean" | "object";
+                            fields?: components["schemas"]["ToolField"][];
+                            allowedValues?: (string | number | boolean)[];
+                        };
+                    }[];
+                    variables?: {
+                        name: string;
+                        defaultValue?: string;
+                    }[];
+                    /** @default 10000 */
+                    timeoutMs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The tool as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tool"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    testTool: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The AI-filled arguments */
+                    args?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Stand-ins for a call's click-to-call variables */
+                    variables?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description What was sent and what came back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolTestResult"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of integrations, newest first; secrets masked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    /**
+                     * @default webhook
+                     * @enum {string}
+                     */
+                    type?: "webhook";
+                    enabled?: boolean;
+                    /** @description Sent as "Authorization: Bearer <token>". Write-only: read back masked; the mask written back keeps it, unless the URL moves to another origin, where it must be given again. */
+                    authorization?: string | null;
+                    /** @default true */
+                    signing?: boolean;
+                    triggerConditions?: {
+                        /**
+                         * @default all
+                         * @enum {string}
+                         */
+                        match?: "all" | "any";
+                        conditions: {
+                            field: string;
+                            /** @enum {string} */
+                            operator: "equals" | "not_equals" | "in" | "not_in" | "contains" | "exists" | "not_exists" | "gt" | "gte" | "lt" | "lte";
+                            value?: unknown;
+                        }[];
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The integration, with its signing secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration, with its signing secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default webhook
+                     * @enum {string}
+                     */
+                    type?: "webhook";
+                    url?: string;
+                    enabled?: boolean;
+                    /** @description Sent as "Authorization: Bearer <token>". Write-only: read back masked; the mask written back keeps it, unless the URL moves to another origin, where it must be given again. */
+                    authorization?: string | null;
+                    /** @default true */
+                    signing?: boolean;
+                    triggerConditions?: {
+                        /**
+                         * @default all
+                         * @enum {string}
+                         */
+                        match?: "all" | "any";
+                        conditions: {
+                            field: string;
+                            /** @enum {string} */
+                            operator: "equals" | "not_equals" | "in" | "not_in" | "contains" | "exists" | "not_exists" | "gt" | "gte" | "lt" | "lte";
+                            value?: unknown;
+                        }[];
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The integration as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    sendIntegrationTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request sent and what came back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationTestResult"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    rotateIntegrationSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration with its new signing secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listCalls: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                status?: "queued" | "ringing" | "in_progress" | "ended";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of calls, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                integrationId?: string;
+                callId?: string;
+                state?: "pending" | "delivered" | "failed";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its attempts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retryDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, due now */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    placeTestCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description E.164, e.g. +14155550123 */
+                    phone: string;
+                    variables?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The call is queued; its outcome arrives by webhook and at GET /v1/calls/{id} */
+            200: {
+                headers: {
+                    /** @description Set on a replayed answer */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        callId: string;
+                        /** @enum {string} */
+                        status: "queued";
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A header, the agent or the body is refused: ctc:001 Missing headers; ctc:004 Agent is disabled; ctc:005 Agent not configured; ctc:007 Call already in progress; ctc:009 Invalid request body; ctc:011 Invalid Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:001" | "ctc:004" | "ctc:005" | "ctc:007" | "ctc:009" | "ctc:011";
+                        /** @enum {string} */
+                        message: "Missing headers" | "Agent is disabled" | "Agent not configured" | "Call already in progress" | "Invalid request body" | "Invalid Idempotency-Key";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Over the agent's rate limit: ctc:010 Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:010";
+                        /** @enum {string} */
+                        message: "Too many requests";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description ctc:002 or ctc:008 as click to call answers them, or api:internal */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:002" | "ctc:008";
+                        /** @enum {string} */
+                        message: "Error fetching agent" | "Error initiating call";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    } | components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    triggerClickToCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Unix time in seconds. When sent, `signature` covers `timestamp + "." + body`, and a timestamp more than 300 s from the server's clock is ctc:006; required when the agent sets `requireSignatureTimestamp` (ctc:001 without it). Within the 300 s the same request is accepted again: send an `Idempotency-Key` so a repeat places no second call (decision 0031).
+                 * @example 1767225600
+                 */
+                "signature-timestamp"?: string;
+                /**
+                 * @description Makes a retried request answer the first response for 24 h instead of starting a second call (decision 0003).
+                 * @example order-1042
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The exact bytes are signed (header `signature`); at most 65536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The number to call, E.164
+                     * @example +14155550123
+                     */
+                    phone: string;
+                    /** @description Flat object of strings filling `{{name}}` placeholders; names may not start with "switchboard" or "system" (any case). Send optional variables as "". */
+                    variables?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The call is queued; its outcome arrives by webhook and at GET /v1/calls/{id} */
+            200: {
+                headers: {
+                    /** @description Set on a replayed answer */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        callId: string;
+                        /** @enum {string} */
+                        status: "queued";
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A header, the agent or the body is refused: ctc:001 Missing headers; ctc:004 Agent is disabled; ctc:005 Agent not configured; ctc:007 Call already in progress; ctc:009 Invalid request body; ctc:011 Invalid Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:001" | "ctc:004" | "ctc:005" | "ctc:007" | "ctc:009" | "ctc:011";
+                        /** @enum {string} */
+                        message: "Missing headers" | "Agent is disabled" | "Agent not configured" | "Call already in progress" | "Invalid request body" | "Invalid Idempotency-Key";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description Authentication failed: ctc:003 Invalid API key; ctc:006 Invalid signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:003" | "ctc:006";
+                        /** @enum {string} */
+                        message: "Invalid API key" | "Invalid signature";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key in use: ctc:012 A request with this Idempotency-Key is in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:012";
+                        /** @enum {string} */
+                        message: "A request with this Idempotency-Key is in progress";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description Over the agent's rate limit: ctc:010 Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:010";
+                        /** @enum {string} */
+                        message: "Too many requests";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description The server or the provider failed: ctc:002 Error fetching agent; ctc:008 Error initiating call */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:002" | "ctc:008";
+                        /** @enum {string} */
+                        message: "Error fetching agent" | "Error initiating call";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+        };
+    };
+    receiveVapiWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The provider's own payload, as its documentation defines it */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: for a tool call, the result for the agent; otherwise {} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not what the provider sends */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description Not authenticated as the provider */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description No call of ours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description The body is larger than 4194304 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    receiveRetellWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The provider's own payload, as its documentation defines it */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: for a tool call, the result for the agent; otherwise {} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not what the provider sends */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description Not authenticated as the provider */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description No call of ours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description The body is larger than 4194304 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    receiveRetellToolCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                toolId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The provider's own payload, as its documentation defines it */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Taken: for a tool call, the result for the agent; otherwise {} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not what the provider sends */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description Not authenticated as the provider */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description No call of ours has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description The body is larger than 4194304 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRefusal"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+}

@@ -105,25 +105,9 @@ export const SECRET_MASK = '••••••';
 
 export type ParameterType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
 
-export interface ToolField {
-  name: string;
-  type: ParameterType;
-  fillMode: 'ai' | 'variable' | 'fixed';
-  value?: unknown;
-  description?: string;
-  allowedValues?: (string | number | boolean)[];
-  required?: boolean;
-  fields?: ToolField[];
-  items?: {
-    type: Exclude<ParameterType, 'array'>;
-    fields?: ToolField[];
-    allowedValues?: (string | number | boolean)[];
-  };
-}
+export type ToolField = Schemas['ToolField'];
 
-export interface ToolParameter extends ToolField {
-  location: 'body' | 'query' | 'path';
-}
+export type ToolParameter = Schemas['Tool']['parameters'][number];
 
 export type Tool = Schemas['Tool'];
 
@@ -132,6 +116,11 @@ export type RecordedRequest = Schemas['RecordedRequest'];
 
 export type ToolTestResult = Schemas['ToolTestResult'];
 
+/** A tool defined at the agent's provider, as `GET /v1/agents/:id/provider-tools` lists it. */
+export type ProviderTool = Schemas['ProviderTool'];
+
+export type ProviderToolImport = Schemas['ProviderToolImport'];
+
 export interface TriggerCondition {
   field: string;
   operator: string;
@@ -139,6 +128,8 @@ export interface TriggerCondition {
 }
 
 export type Integration = Schemas['Integration'];
+
+export type IntegrationTestResult = Schemas['IntegrationTestResult'];
 
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 

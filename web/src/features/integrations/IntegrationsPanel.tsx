@@ -1,13 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import {
-  type Agent,
-  api,
-  type DeliveryAttempt,
-  type Integration,
-  type Page,
-  type RecordedRequest,
-  SECRET_MASK,
-} from '../../api.js';
+import { type Agent, api, type Integration, type IntegrationTestResult, type Page, SECRET_MASK } from '../../api.js';
 import { ReceivedResponse, SentRequest } from '../../http-exchange.js';
 import {
   Badge,
@@ -45,12 +37,6 @@ export function IntegrationsPanel({ agent }: { agent: Agent }) {
   );
 }
 
-interface TestResult {
-  delivered: boolean;
-  request: RecordedRequest;
-  attempt: DeliveryAttempt;
-}
-
 /** One integration's form; without `integration` it creates one for `agentId`. */
 function IntegrationEditor({
   integration,
@@ -72,7 +58,7 @@ function IntegrationEditor({
   const [match, setMatch] = useState<'all' | 'any'>(integration?.triggerConditions?.match ?? 'all');
   const [rows, setRows] = useState<ConditionRow[]>(() => rowsOf(integration?.triggerConditions ?? null));
   const [saved, setSaved] = useState(false);
-  const [test, setTest] = useState<TestResult | null>(null);
+  const [test, setTest] = useState<IntegrationTestResult | null>(null);
   const save = useAction();
   const action = useAction();
   const sending = useAction();
@@ -187,7 +173,7 @@ function IntegrationEditor({
             onClick={async () => {
               setTest(null);
               const result = await sending.run(() =>
-                api<TestResult>('POST', `/v1/integrations/${integration.id}/test`),
+                api<IntegrationTestResult>('POST', `/v1/integrations/${integration.id}/test`),
               );
               if (result) setTest(result);
             }}
@@ -219,7 +205,7 @@ function IntegrationEditor({
   );
 }
 
-function TestResultView({ result }: { result: TestResult }) {
+function TestResultView({ result }: { result: IntegrationTestResult }) {
   const { attempt, request } = result;
   return (
     <section className="test-result" aria-label="Test result">

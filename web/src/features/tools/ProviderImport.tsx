@@ -1,25 +1,7 @@
 import { useId, useState } from 'react';
-import { type Agent, api, type Page, withQuery } from '../../api.js';
+import { type Agent, api, type Page, type ProviderTool, type ProviderToolImport, withQuery } from '../../api.js';
 import { Link } from '../../router.js';
 import { Empty, FormFailure, Loading, useAction, useLoad } from '../../ui.js';
-
-/** A tool defined at the agent's provider, as `GET /v1/agents/:id/provider-tools` lists it. */
-interface ProviderTool {
-  id: string;
-  name: string;
-  type: string;
-  description: string;
-  importable: boolean;
-  /** Why it cannot be imported. */
-  problems: string[];
-  /** What the import leaves out or changes. */
-  warnings: string[];
-}
-
-interface ImportResult {
-  imported: { providerToolId: string; toolId: string; warnings: string[] }[];
-  skipped: { providerToolId: string; reasons: string[] }[];
-}
 
 const PROVIDER_NAMES: Record<string, string> = { vapi: 'Vapi', retell: 'Retell' };
 
@@ -84,7 +66,7 @@ function ProviderTools({ agent, onImported }: { agent: Agent; onImported: () => 
     agent.id,
   );
   const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const [result, setResult] = useState<ImportResult | null>(null);
+  const [result, setResult] = useState<ProviderToolImport | null>(null);
   const importing = useAction();
 
   if (failure) return <FormFailure failure={failure} />;
@@ -102,7 +84,7 @@ function ProviderTools({ agent, onImported }: { agent: Agent; onImported: () => 
   const runImport = async () => {
     setResult(null);
     const answer = await importing.run(() =>
-      api<ImportResult>('POST', `/v1/agents/${agent.id}/provider-tools/import`, { providerToolIds: [...chosen] }),
+      api<ProviderToolImport>('POST', `/v1/agents/${agent.id}/provider-tools/import`, { providerToolIds: [...chosen] }),
     );
     if (!answer) return;
     setResult(answer);

@@ -282,7 +282,13 @@ export async function buildApp({
     publicUrl: config.publicUrl,
     onError: (err, agentId) => app.log.error({ err, agentId }, 'publishing to the provider failed to record'),
     onPublished: (agentId) => database.changes.publish(AGENT_TOPIC, agentId),
-    onFailed: metrics.providerSync.failed,
+    onFailed: ({ agentId, provider, deleted, error, retryInSeconds }) => {
+      metrics.providerSync.failed(provider);
+      const action = deleted
+        ? `could not remove a deleted agent from ${provider}`
+        : `could not publish an agent to ${provider}`;
+      app.log.warn({ agentId, provider, error, retryInSeconds }, action);
+    },
   });
   const agentsRepository = createAgentsRepository(db);
   const agents = createAgentsService({

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { passwordProblem } from './auth/password-policy.js';
 import { signClickToCall } from './click-to-call/request-signature.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, switchboardUrl } from './config.js';
 import { DataDirLockedError } from './db/data-dir.js';
 
 /**
@@ -50,7 +50,9 @@ program
   .action(async () => {
     const config = loadConfig();
     const [{ startServer }, { settleHeapAfterStart }] = await Promise.all([loadServer(), import('./lib/heap.js')]);
-    const server = await startServer(config);
+    // A person at a terminal reads one line per event; anything else (a pipe, a file, a log
+    // collector) gets JSON lines.
+    const server = await startServer(config, { stdoutIsTerminal: process.stdout.isTTY === true });
     settleHeapAfterStart();
     const stop = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
@@ -152,7 +154,7 @@ program
       var: Record<string, string>;
       idempotencyKey?: string;
     }) => {
-      const base = (options.url ?? process.env.SWITCHBOARD_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+      const base = options.url ? options.url.replace(/\/+$/, '') : switchboardUrl();
       const body = JSON.stringify({ phone: options.phone, variables: options.var });
       const headers: Record<string, string> = { 'content-type': 'application/json', 'api-key': options.token };
       if (options.secret) {

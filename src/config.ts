@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { LogFormat } from './logging.js';
 
 /** Which parts of the service a process runs. */
 export type Role = 'api' | 'worker' | 'all';
@@ -92,6 +93,11 @@ export interface Config {
   /** `LOG_LEVEL`, default `info`. */
   readonly logLevel: string;
   /**
+   * `SWITCHBOARD_LOG_FORMAT`, default `auto`: `serve` writes one readable line per event when its
+   * standard output is a terminal, JSON lines otherwise; `json` or `pretty` choose either always.
+   */
+  readonly logFormat: LogFormat;
+  /**
    * `SWITCHBOARD_SWEEP_INTERVAL_MS`, default 5000: how often a worker closes calls past their
    * `maxCallDurationSeconds` and prunes expired rate-limit and idempotency rows.
    */
@@ -174,6 +180,15 @@ function readTrustedProxies(env: Env, deprecations: string[]): boolean | string 
   return false;
 }
 
+/**
+ * `SWITCHBOARD_URL`, default http://127.0.0.1:3000: where the CLI's `call` sends a click-to-call
+ * when `--url` is not given. Read apart from `loadConfig`, which checks the server's settings: a
+ * client command has no use for them, and should not fail on one that is wrong.
+ */
+export function switchboardUrl(env: Env = process.env): string {
+  return (env.SWITCHBOARD_URL || 'http://127.0.0.1:3000').replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const port = readInteger(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -206,6 +221,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     workerPort: env.SWITCHBOARD_WORKER_PORT ? readInteger(env, 'SWITCHBOARD_WORKER_PORT', 0, 0, 65535) : undefined,
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: readEnum(env, 'SWITCHBOARD_LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     sweepIntervalMs: readInteger(env, 'SWITCHBOARD_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
   });
 }

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, REDACTED_PATHS } from './app.js';
 import type { Config } from './config.js';
 import { type Database, openPglite, openPostgres, withUnlimitedConnection } from './db/client.js';
 import { lockDataDir, removeGroupAndOtherAccess, resolveMasterKey } from './db/data-dir.js';
 import { openEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { HTTP_LIMITS } from './http-limits.js';
+import { resolveLogFormat, serviceLogger } from './logging.js';
 
 export interface OpenedDatabase {
   database: Database;
@@ -46,6 +47,37 @@ export async function openConfiguredDatabase(config: Config): Promise<OpenedData
   }
 }
 
+/**
+ * Where the service keeps its data, as the ready line says it: the data dir (`./.switchboard` when
+ * under the working directory) or the shared PostgreSQL's address without its password or query.
+ */
+export function describeStorage(config: Config, cwd: string = process.cwd()): string {
+  if (config.databaseUrl) {
+    try {
+      const url = new URL(config.databaseUrl);
+      if (url.password) url.password = '***';
+      url.search = '';
+      return `database ${url.href} (PostgreSQL)`;
+    } catch {
+      return 'database from DATABASE_URL (PostgreSQL)';
+    }
+  }
+  const relative = path.relative(cwd, config.dataDir);
+  const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  return `data ${inside ? `./${relative.split(path.sep).join('/')}` : config.dataDir} (embedded PostgreSQL)`;
+}
+
+/**
+ * The one line that says the service is up, where to open it and where its data lives, e.g.
+ * `Switchboard ready — dashboard http://127.0.0.1:3000 — data ./.switchboard (embedded PostgreSQL)`.
+ */
+export function readyLine(config: Config, url: string | null, cwd: string = process.cwd()): string {
+  const storage = describeStorage(config, cwd);
+  if (config.role === 'worker')
+    return `Switchboard worker started — ${url ? `health ${url}` : 'no HTTP port'} — ${storage}`;
+  return `Switchboard ready — dashboard ${url} — ${storage}`;
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   /** The address it listens on, e.g. http://127.0.0.1:3000 (null for a worker without SWITCHBOARD_WORKER_PORT). */
@@ -56,21 +88,39 @@ export interface RunningServer {
 /** `switchboard serve`: database, app, HTTP (unless this process is a worker), background work. */
 export async function startServer(
   config: Config,
-  options: { logger?: FastifyServerOptions['logger'] } = {},
+  options: {
+    /** Fastify's logger option; default: the log `config.logFormat` chooses (`serviceLogger`). */
+    logger?: FastifyServerOptions['logger'];
+    /** Whether standard output is a terminal, for `SWITCHBOARD_LOG_FORMAT=auto`; default false (JSON lines). */
+    stdoutIsTerminal?: boolean;
+  } = {},
 ): Promise<RunningServer> {
+  const logger =
+    options.logger ??
+    (await serviceLogger({
+      level: config.logLevel,
+      redact: REDACTED_PATHS,
+      format: resolveLogFormat(config.logFormat, options.stdoutIsTerminal ?? false),
+    }));
   const opened = await openConfiguredDatabase(config);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ config, database: opened.database, masterKey: opened.masterKey, logger: options.logger });
+    app = await buildApp({ config, database: opened.database, masterKey: opened.masterKey, logger });
+    // Fastify logs a line per address it listens on: the first is the ready line, so that a person
+    // reads one line for one event; a host with several addresses (0.0.0.0) names the others after it.
+    let listening = false;
+    const listenTextResolver = (address: string) => {
+      if (listening) return `also listening at ${address}`;
+      listening = true;
+      return readyLine(config, address);
+    };
+    const listen = { host: config.host, backlog: HTTP_LIMITS.listenBacklog, listenTextResolver };
     let url: string | null = null;
-    if (config.role === 'worker') {
-      const backlog = HTTP_LIMITS.listenBacklog;
-      if (config.workerPort !== undefined)
-        url = await app.listen({ port: config.workerPort, host: config.host, backlog });
-      else await app.ready();
-      app.log.info({ role: config.role, url }, 'worker started');
-    } else {
-      url = await app.listen({ port: config.port, host: config.host, backlog: HTTP_LIMITS.listenBacklog });
+    if (config.role !== 'worker') url = await app.listen({ ...listen, port: config.port });
+    else if (config.workerPort !== undefined) url = await app.listen({ ...listen, port: config.workerPort });
+    else {
+      await app.ready();
+      app.log.info(readyLine(config, null));
     }
     const running = app;
     let closing: Promise<void> | undefined;

@@ -26,8 +26,23 @@ export interface ProviderSyncDeps {
   onError: (error: unknown, agentId?: string) => void;
   /** An agent's provider id may have changed: caches of the agent must forget it. */
   onPublished?: (agentId: string) => Promise<void>;
-  /** Publishing an agent failed (the metrics count it by provider). */
-  onFailed?: (provider: string) => void;
+  /**
+   * Publishing an agent failed: the metrics count it by provider and the log says which agent and
+   * what the provider answered. Default: nothing.
+   */
+  onFailed?: (failure: PublishFailure) => void;
+}
+
+/** One failed attempt to publish (or, for a deleted agent, to remove) an agent at its provider. */
+export interface PublishFailure {
+  agentId: string;
+  provider: string;
+  /** True when the agent was deleted and removing it from the provider failed. */
+  deleted: boolean;
+  /** What went wrong, the provider's own answer included (`describeProviderError`). */
+  error: string;
+  /** When the next attempt is due; null when none is (until the agent or its credential changes). */
+  retryInSeconds: number | null;
 }
 
 /**
@@ -101,8 +116,9 @@ export function createProviderSync({
         : undefined;
       if (!credential) {
         // Nothing to publish with: not configured (the agent says so); nothing to retry either.
-        onFailed(agent.provider);
-        await repository.recordFailed(agent.id, agent.claimToken, 'The agent has no provider credential', null);
+        const error = 'The agent has no provider credential';
+        onFailed({ agentId: agent.id, provider: agent.provider, deleted: agent.deleted, error, retryInSeconds: null });
+        await repository.recordFailed(agent.id, agent.claimToken, error, null);
         return;
       }
       const ids =
@@ -110,11 +126,16 @@ export function createProviderSync({
       await repository.recordSynced(agent.id, agent.claimToken, ids);
       await onPublished(agent.id);
     } catch (error) {
-      onFailed(agent.provider);
       const retryIn = retrySeconds[agent.attempts - 1] ?? null;
-      await repository
-        .recordFailed(agent.id, agent.claimToken, describeProviderError(error), retryIn)
-        .catch((e) => onError(e, agent.id));
+      const described = describeProviderError(error);
+      onFailed({
+        agentId: agent.id,
+        provider: agent.provider,
+        deleted: agent.deleted,
+        error: described,
+        retryInSeconds: retryIn,
+      });
+      await repository.recordFailed(agent.id, agent.claimToken, described, retryIn).catch((e) => onError(e, agent.id));
     }
   }
 

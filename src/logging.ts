@@ -1,0 +1,94 @@
+import type { FastifyServerOptions } from 'fastify';
+
+/**
+ * How `switchboard serve` writes its log: `json`, one JSON object per line for a log collector,
+ * or `pretty`, one readable line per event for a person at a terminal. `auto` (the default of
+ * `SWITCHBOARD_LOG_FORMAT`) is `pretty` when standard output is a terminal, else `json`
+ * (decision 0034).
+ */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+export function resolveLogFormat(setting: LogFormat, stdoutIsTerminal: boolean): 'json' | 'pretty' {
+  if (setting === 'auto') return stdoutIsTerminal ? 'pretty' : 'json';
+  return setting;
+}
+
+type LogLine = Record<string, unknown>;
+
+const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+/**
+ * The readable form of a line: its message, and for a request what it was and how it ended
+ * (`GET /v1/agents → 200 in 3 ms`), whichever of the request and the response the line holds.
+ */
+export function readableMessage(log: LogLine, messageKey = 'msg'): string {
+  const message = text(log[messageKey]);
+  const req = (log.req ?? {}) as LogLine;
+  const res = (log.res ?? {}) as LogLine;
+  const request = req.method ? `${text(req.method)} ${text(req.url)}` : '';
+  const took = typeof log.responseTime === 'number' ? ` in ${Math.round(log.responseTime)} ms` : '';
+  const outcome = res.statusCode !== undefined ? `${text(res.statusCode)}${took}` : '';
+  // A warning or an error names its request, which the client saw in `x-request-id`.
+  const requestId = typeof log.level === 'number' && log.level >= 40 && log.reqId ? `(${text(log.reqId)})` : '';
+  if (request && outcome) return [`${request} → ${outcome}`, requestId].filter(Boolean).join(' ');
+  return [message, request, outcome, requestId].filter(Boolean).join(' ');
+}
+
+/** The requests whose "incoming request" line waits for its "request completed", at most. */
+const PENDING_REQUESTS_KEPT = 1000;
+
+/**
+ * Turns pino's JSON lines into readable ones through `format`: a request's two lines ("incoming
+ * request", "request completed") become one, written when it completes, with what it was
+ * (`GET /v1/agents → 200 in 3 ms`). A line that is not JSON passes through as it is.
+ */
+export function readableLines(format: (log: LogLine) => string, write: (line: string) => void) {
+  const incoming = new Map<unknown, unknown>();
+  return {
+    write(line: string): void {
+      let log: LogLine;
+      try {
+        log = JSON.parse(line) as LogLine;
+      } catch {
+        write(line);
+        return;
+      }
+      if (log.msg === 'incoming request' && log.reqId !== undefined && log.req !== undefined) {
+        incoming.set(log.reqId, log.req);
+        // A request that never completes (its socket died first) is forgotten after enough others.
+        if (incoming.size > PENDING_REQUESTS_KEPT) incoming.delete(incoming.keys().next().value);
+        return;
+      }
+      if (log.res !== undefined && log.req === undefined && incoming.has(log.reqId)) {
+        log = { ...log, req: incoming.get(log.reqId) };
+        incoming.delete(log.reqId);
+      }
+      write(format(log));
+    },
+  };
+}
+
+/**
+ * Fastify's logger option for `serve`: pino at `level` with `redact` applied, written as JSON or,
+ * for a person, by pino-pretty on one line per event (loaded only then: a process without a
+ * terminal does not pay for it).
+ */
+export async function serviceLogger(options: {
+  level: string;
+  redact: string[];
+  format: 'json' | 'pretty';
+  /** Where readable lines go; default standard output. */
+  write?: (line: string) => void;
+}): Promise<FastifyServerOptions['logger']> {
+  const { level, redact, format, write = (line) => process.stdout.write(line) } = options;
+  if (format === 'json') return { level, redact };
+  const { prettyFactory } = await import('pino-pretty');
+  const pretty = prettyFactory({
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    // What the message already says, and what a person does not need on every line.
+    ignore: 'pid,hostname,reqId,req,res,responseTime',
+    messageFormat: (log, messageKey) => readableMessage(log, messageKey),
+  });
+  return { level, redact, stream: readableLines(pretty, write) };
+}

@@ -37,6 +37,7 @@ import { runPeriodically } from './jobs/periodic.js';
 import { createSecretBox } from './lib/crypto.js';
 import { newId } from './lib/ids.js';
 import { jsonProblem } from './lib/json-guard.js';
+import { createLazyCompilers, type LazyCompilers } from './lib/lazy-compilers.js';
 import { createLogThrottle } from './lib/log-throttle.js';
 import { loggableError } from './lib/loggable-error.js';
 import { createOutboundClient } from './lib/outbound-http.js';
@@ -96,6 +97,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered, for the tests that check each one (tenancy, OpenAPI coverage). */
     routeTable: RouteEntry[];
+    /** Compiles every schema not compiled yet (they are compiled on first use); throws the first error. */
+    compileAllSchemas(): void;
   }
 }
 
@@ -113,8 +116,11 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-/** Validators for bodies never coerce types ("42" is not 42); query strings do, as URLs carry text. */
-function validatorCompiler() {
+/**
+ * Validators for bodies never coerce types ("42" is not 42); query strings do, as URLs carry text.
+ * Each is compiled on its route's first request (`src/lib/lazy-compilers.ts`).
+ */
+function validatorCompiler(lazy: LazyCompilers) {
   // The shared schemas (`ToolField`) are referred to by name: both validators know them.
   const strict = addFormats.default(
     new Ajv.default({ allErrors: true, coerceTypes: false, strict: false, schemas: SHARED_SCHEMAS }),
@@ -123,7 +129,7 @@ function validatorCompiler() {
     new Ajv.default({ allErrors: true, coerceTypes: 'array', strict: false, schemas: SHARED_SCHEMAS }),
   );
   return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
-    (httpPart === 'body' ? strict : lenient).compile(schema);
+    lazy.validator(() => (httpPart === 'body' ? strict : lenient).compile(schema));
 }
 
 /**
@@ -165,8 +171,11 @@ export async function buildApp({
   httpLimits: httpLimitsOption,
 }: AppDeps): Promise<FastifyInstance> {
   const httpLimits: HttpLimits = { ...HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimitsOption };
+  const lazyCompilers = createLazyCompilers();
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: REDACTED_PATHS },
+    // Response serializers are compiled on a route's first use, not at every start (decision 0034).
+    schemaController: { compilersFactory: { buildSerializer: lazyCompilers.buildSerializer } },
     // One line per request, quieter for probes and refused floods (src/lib/request-log.ts).
     logController: new RequestLogController(),
     genReqId: () => newId('req'),
@@ -177,7 +186,8 @@ export async function buildApp({
   });
   app.server.maxConnections = httpLimits.maxConnections;
   for (const deprecation of config.deprecations) app.log.warn(deprecation);
-  app.setValidatorCompiler(validatorCompiler());
+  app.setValidatorCompiler(validatorCompiler(lazyCompilers));
+  app.decorate('compileAllSchemas', lazyCompilers.compileAll);
   closeUnusedConnectionsOnClose(app);
   // Refusals of callers without credentials are answered late; on close, at once (decision 0029).
   const refusals = createRefusalPacer({ delayMs: httpLimits.refusalDelayMs, maxHeld: httpLimits.maxHeldRefusals });

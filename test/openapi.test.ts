@@ -134,6 +134,12 @@ function operation(method: string, path: string): any {
 }
 
 describe('GET /openapi.json', () => {
+  it('has schemas that all compile: validators and serializers, compiled on first use, compile all at once here', () => {
+    // Compiled lazily so that a start does not pay for them (decision 0034); a broken schema must
+    // still fail a test, not a route's first request in production.
+    expect(() => t.app.compileAllSchemas()).not.toThrow();
+  });
+
   it('is an OpenAPI 3.1 document', () => {
     expect(openApiProblems(spec)).toEqual([]);
   });

@@ -225,8 +225,11 @@ describe('a publish to a provider that fails', () => {
     expect(warning.error).toContain('500');
     expect(warning.error).toContain(providerError);
     expect(warning.retryInSeconds).toBe(5);
-    // The agent says the same.
-    const view = (await t.request('GET', `/v1/agents/${agentId}`, { headers: org.auth })).body;
-    expect(view.providerSync.error).toBe(warning.error);
+    // The agent says the same, once the failure is recorded: the warning is logged just before.
+    await expect
+      .poll(
+        async () => (await t.request('GET', `/v1/agents/${agentId}`, { headers: org.auth })).body.providerSync.error,
+      )
+      .toBe(warning.error);
   });
 });

@@ -43,7 +43,7 @@ export function createClickToCallRepository(db: Db) {
         ${column((r) => r.startedAt?.toISOString() ?? null)}::timestamptz[],
         ${column((r) => r.deadlineAt.toISOString())}::timestamptz[]
       ) as v(id, organization_id, agent_id, provider, from_number, to_number, variables, started_at, deadline_at)
-      on conflict (agent_id, to_number) where status <> 'ended' do nothing
+      on conflict (agent_id, to_number) where status <> 'ended' and direction = 'outbound' do nothing
       returning id`),
       );
       const ids = new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
@@ -149,7 +149,7 @@ export function createClickToCallRepository(db: Db) {
           const inserted = await tx
             .insert(calls)
             .values(call)
-            .onConflictDoNothing({ target: [calls.agentId, calls.toNumber], where: sql.raw(`status <> 'ended'`) })
+            .onConflictDoNothing({ target: [calls.agentId, calls.toNumber], where: sql.raw(`status <> 'ended' and direction = 'outbound'`) })
             .returning({ id: calls.id });
           if (inserted.length === 0) throw new Refusal('number_busy');
         });

@@ -53,8 +53,13 @@ export type CallEvent =
       answeredAt?: Date;
       /** The whole transcript, when the provider's end-of-call report carries it. */
       transcript?: TranscriptTurn[];
+      /** As the report gave it: typed against the agent's `collect` when the call ends. */
       collectedData: Record<string, unknown>;
       durationSeconds: number;
+      /** The provider's (or the scenario's) summary of the call. */
+      summary?: string;
+      /** Where the provider keeps the call's recording, when it made one. */
+      recordingUrl?: string;
     };
 
 export type CallEventSink = (event: CallEvent) => Promise<void>;

@@ -32,6 +32,18 @@ export const agents = pgTable(
     allowedCountries: jsonb('allowed_countries').$type<string[]>(),
     /** Click to call refuses a request without `signature-timestamp` (decision 0031). */
     requireSignatureTimestamp: boolean('require_signature_timestamp').notNull().default(false),
+    /** What the agent collects in a call (`collect`, issue 17): `[{name, type, description, choices?, required}]`. */
+    collect: jsonb('collect').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    /** `{provider, voiceId}`; null: the provider's default we publish (decision 0036). */
+    voice: jsonb('voice').$type<unknown>(),
+    /** `{provider, name, temperature}`; null: the default model. */
+    model: jsonb('model').$type<unknown>(),
+    /** BCP-47 tag (`en-US`); null: `en-US`. */
+    language: text('language'),
+    /** `{action: "hang_up" | "leave_message", message}`; null: hang up. */
+    voicemail: jsonb('voicemail').$type<unknown>(),
+    /** Merged last into what is published to the provider (validated against its schema at save). */
+    providerSettings: jsonb('provider_settings').$type<Record<string, unknown>>(),
     /**
      * Click-to-call credentials. The token is never stored: it is derived from the master key and
      * `apiTokenNonce` when shown, and looked up by its SHA-256 (`apiTokenHash`). The secret is
@@ -62,6 +74,8 @@ export const agents = pgTable(
     uniqueIndex('agents_api_token_hash_uq').on(t.apiTokenHash),
     index('agents_org_idx').on(t.organizationId, t.id).where(sql`${t.deletedAt} is null`),
     index('agents_provider_credential_idx').on(t.providerCredentialId),
+    // An incoming call names the provider's agent (Vapi assistant, Retell agent): ours is found by it.
+    index('agents_provider_agent_idx').on(t.providerAgentId).where(sql`${t.providerAgentId} is not null`),
     index('agents_provider_sync_due_idx').on(t.providerSyncDueAt).where(sql`${t.providerSyncState} = 'pending'`),
   ],
 );

@@ -21,6 +21,8 @@ export const calls = pgTable(
       .notNull()
       .references(() => agents.id),
     provider: text('provider').notNull(),
+    /** `outbound` (click to call, the API) or `inbound` (a caller rang one of our numbers). */
+    direction: text('direction').notNull().default('outbound'),
     providerCallId: text('provider_call_id'),
     fromNumber: text('from_number'),
     toNumber: text('to_number').notNull(),
@@ -33,6 +35,11 @@ export const calls = pgTable(
     transcript: jsonb('transcript').$type<TranscriptTurn[]>().notNull(),
     /** Why the provider failed or refused the call, as it said it. */
     error: text('error'),
+    /** The provider's summary of the call (Vapi `analysis.summary`, Retell `call_summary`). */
+    summary: text('summary'),
+    recordingUrl: text('recording_url'),
+    /** What the end-of-call report said that we could not keep as declared (an ill-typed value). */
+    warnings: jsonb('warnings').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
@@ -49,7 +56,14 @@ export const calls = pgTable(
   (t) => [
     // The ctc:007 guard: one open call per agent and number, enforced by the database for every process.
     // Its predicate also serves counting an agent's open calls (maxConcurrentCalls).
-    uniqueIndex('calls_open_number_uq').on(t.agentId, t.toNumber).where(sql`${t.status} <> 'ended'`),
+    // Incoming calls are left out: many callers may ring one number at once.
+    uniqueIndex('calls_open_number_uq')
+      .on(t.agentId, t.toNumber)
+      .where(sql`${t.status} <> 'ended' and ${t.direction} = 'outbound'`),
+    // An incoming call is recorded once, however many of its webhooks arrive together.
+    uniqueIndex('calls_provider_call_uq')
+      .on(t.provider, t.providerCallId)
+      .where(sql`${t.providerCallId} is not null`),
     index('calls_org_id_idx').on(t.organizationId, t.id),
     index('calls_open_deadline_idx').on(t.deadlineAt).where(sql`${t.status} <> 'ended'`),
   ],

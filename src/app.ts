@@ -4,73 +4,39 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
-import { AGENT_TOPIC, createAgentCache, TokenLookupsBusyError } from './agents/agent-cache.js';
-import { createAgentsRepository } from './agents/agents.repository.js';
-import { agentsRoutes } from './agents/agents.routes.js';
-import { createAgentsService } from './agents/agents.service.js';
-import { createAuthRepository } from './auth/auth.repository.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { createAuthService } from './auth/auth.service.js';
+import { createAgentsModule } from './agents/agents.module.js';
+import { createAuthModule } from './auth/auth.module.js';
 import { refuseCrossSiteWrites } from './auth/cross-site.js';
+import { createCallsModule } from './calls/calls.module.js';
 import { createCallsRepository } from './calls/calls.repository.js';
-import { callsRoutes } from './calls/calls.routes.js';
-import { createCallsService } from './calls/calls.service.js';
-import { createClickToCallRepository } from './click-to-call/click-to-call.repository.js';
-import { clickToCallRoutes } from './click-to-call/click-to-call.routes.js';
-import { createClickToCallService } from './click-to-call/click-to-call.service.js';
-import { testCallRoutes } from './click-to-call/test-call.routes.js';
+import { createClickToCallModule } from './click-to-call/click-to-call.module.js';
 import type { Config } from './config.js';
-import { type Database, isDatabaseUnreachable } from './db/client.js';
+import type { Database } from './db/client.js';
+import { createDeliveriesModule } from './deliveries/deliveries.module.js';
 import { createDeliveriesRepository } from './deliveries/deliveries.repository.js';
-import { deliveriesRoutes } from './deliveries/deliveries.routes.js';
-import { createDeliveriesService } from './deliveries/deliveries.service.js';
-import { RETRY_SCHEDULE_SECONDS, WEBHOOK_CONNECT_TIMEOUT_MS } from './deliveries/delivery-attempt.js';
-import { createDeliveryWorker } from './deliveries/delivery-worker.js';
-import { createDueSignal } from './deliveries/due-signal.js';
+import { WEBHOOK_CONNECT_TIMEOUT_MS } from './deliveries/delivery-attempt.js';
 import { registerApiErrorHandler, validationError } from './errors.js';
 import { healthRoutes } from './health/health.routes.js';
 import { HTTP_LIMITS, type HttpLimits, httpServerOptions } from './http-limits.js';
-import { createIntegrationsRepository } from './integrations/integrations.repository.js';
-import { integrationsRoutes } from './integrations/integrations.routes.js';
-import { createIntegrationsService } from './integrations/integrations.service.js';
-import { runPeriodically } from './jobs/periodic.js';
+import { createIntegrationsModule } from './integrations/integrations.module.js';
+import { startJobs } from './jobs/catalog.js';
 import { createSecretBox } from './lib/crypto.js';
+import { forwardRef } from './lib/forward-ref.js';
 import { newId } from './lib/ids.js';
 import { jsonProblem } from './lib/json-guard.js';
 import { createLazyCompilers, type LazyCompilers } from './lib/lazy-compilers.js';
-import { createLogThrottle } from './lib/log-throttle.js';
-import { loggableError } from './lib/loggable-error.js';
 import { createOutboundClient } from './lib/outbound-http.js';
 import { createRefusalPacer } from './lib/refusal-pacer.js';
 import { RequestLogController } from './lib/request-log.js';
 import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
-import { createMetrics } from './metrics/metrics.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { metricsRoutes, recordHttpRequests } from './metrics/metrics.routes.js';
 import { openApiRoutes, registerOpenApi, registerSharedSchemas, SHARED_SCHEMAS } from './openapi.js';
-import { createProviderCredentialsRepository } from './provider-credentials/provider-credentials.repository.js';
-import { providerCredentialsRoutes } from './provider-credentials/provider-credentials.routes.js';
-import {
-  createProviderCredentialsService,
-  type OpenedProviderCredential,
-} from './provider-credentials/provider-credentials.service.js';
-import { createProviderSync } from './providers/provider-sync.js';
-import { createProviderSyncRepository } from './providers/provider-sync.repository.js';
-import { providerToolsRoutes } from './providers/provider-tools.routes.js';
-import { createProviderToolsService } from './providers/provider-tools.service.js';
-import { providerWebhooksRoutes } from './providers/provider-webhooks.routes.js';
-import { createRetellCredentialKeys, PROVIDER_CREDENTIAL_TOPIC } from './providers/retell/retell-credential-keys.js';
-import { createRetellProvider } from './providers/retell/retell-provider.js';
-import { createRetellWebhooks } from './providers/retell/retell-webhook.js';
-import { createSimulator } from './providers/simulator/simulator.js';
-import { createVapiProvider } from './providers/vapi/vapi-provider.js';
-import { createVapiWebhook } from './providers/vapi/vapi-webhook.js';
-import { createVapiWebhookSecrets } from './providers/vapi/vapi-webhook-secrets.js';
-import { createToolCallCache } from './tools/tool-call-cache.js';
-import { compileAiSchema } from './tools/tool-definition.js';
-import { createToolsRepository } from './tools/tools.repository.js';
-import { toolsRoutes } from './tools/tools.routes.js';
-import { createToolsService } from './tools/tools.service.js';
-import { dashboardDir, dashboardRoutes } from './web.js';
+import { createProviderCredentialsModule } from './provider-credentials/provider-credentials.module.js';
+import { createProvidersModule, type ProviderChanges } from './providers/providers.module.js';
+import type { DomainModule, SharedDeps } from './shared-deps.js';
+import { createToolsModule } from './tools/tools.module.js';
+import { registerDashboard } from './web.js';
 
 export interface AppDeps {
   config: Config;
@@ -159,8 +125,9 @@ function parseJsonBody(_request: unknown, body: string | Buffer, done: (error: E
 }
 
 /**
- * The composition root: builds every service once from its explicit dependencies and registers
- * every route. Background work (the duration sweep) runs unless `config.role` is `api`.
+ * The composition root: the HTTP server's settings, then every domain's module built once from its
+ * explicit dependencies, in dependency order, their routes registered and their periodic jobs run
+ * (unless `config.role` is `api`), and the shutdown order. Adding a domain is one module here.
  */
 export async function buildApp({
   config,
@@ -224,283 +191,139 @@ export async function buildApp({
     onError: (err) => app.log.warn({ err }, 'metrics: could not read the database'),
   });
   recordHttpRequests(app, metrics);
-  // How customers' hostnames resolve when a URL is saved (checked against the private-address guard).
   const resolveHost =
     resolveHostOption ??
     (async (hostname: string) => (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => a.address));
-  const secretBox = createSecretBox(masterKey);
-  const auth = createAuthService({
-    repository: createAuthRepository(db),
-    signup: config.signup,
-    signupLimitPerHour: config.signupLimitPerHour,
-  });
-  // One pooled, address-guarded HTTP client for every request sent to a customer's endpoint.
-  const outbound = createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, resolve: resolveHost });
-  const tools = createToolsService({
-    repository: createToolsRepository(db),
-    secretBox,
-    outbound,
-    allowPrivateNetworks: config.allowPrivateNetworks,
-    changes: database.changes,
-    cache: createToolCallCache({ feed: database.changes }),
-    onError: (err, callId) => app.log.error({ err: loggableError(err), callId }, 'could not record a tool invocation'),
-    onToolChanged: (toolId) => providerSync.toolChanged(toolId),
-    onToolRun: metrics.tools.ran,
-  });
-  const providerCredentials = createProviderCredentialsService({
-    repository: createProviderCredentialsRepository(db),
-    secretBox,
-    allowPrivateNetworks: config.allowPrivateNetworks,
-    resolve: resolveHost,
-    onChanged: async (credentialId) => {
-      await providerSync.credentialChanged(credentialId);
-      // Every process forgets the credential's key (the Retell webhooks' key cache).
-      await database.changes.publish(PROVIDER_CREDENTIAL_TOPIC, credentialId);
-    },
-  });
-  // Agents on real providers are published in the background; the providers' SDKs send through the
-  // guarded client, like every request to an address a customer chose.
-  const credentialOf = (organizationId: string, id: string) => providerCredentials.open(organizationId, id);
-  // The SDK is loaded with the first Vapi request: a server without Vapi agents does not pay for it.
-  const vapiClient = async (credential: OpenedProviderCredential) => {
-    const { VapiClient } = await import('@vapi-ai/server-sdk');
-    return new VapiClient({
-      token: credential.apiKey,
-      ...(credential.baseUrl ? { baseUrl: credential.baseUrl } : {}),
-      fetch: outbound.fetch,
-      maxRetries: 0,
-      timeoutInSeconds: 15,
-    });
-  };
-  const retellClient = async (credential: OpenedProviderCredential) => {
-    const { default: Retell } = await import('retell-sdk');
-    return new Retell({
-      apiKey: credential.apiKey,
-      ...(credential.baseUrl ? { baseURL: credential.baseUrl } : {}),
-      fetch: outbound.fetch,
-      maxRetries: 0,
-      timeout: 15_000,
-    });
-  };
-  const providerSyncRepository = createProviderSyncRepository(db);
-  const providerSync = createProviderSync({
-    repository: providerSyncRepository,
-    credentialOf,
-    vapiClient,
-    retellClient,
-    aiSchemaOf: (tool) => compileAiSchema(tool.parameters) as Record<string, unknown>,
-    publicUrl: config.publicUrl,
-    onError: (err, agentId) => app.log.error({ err, agentId }, 'publishing to the provider failed to record'),
-    onPublished: (agentId) => database.changes.publish(AGENT_TOPIC, agentId),
-    onFailed: ({ agentId, provider, deleted, error, retryInSeconds }) => {
-      metrics.providerSync.failed(provider);
-      const action = deleted
-        ? `could not remove a deleted agent from ${provider}`
-        : `could not publish an agent to ${provider}`;
-      app.log.warn({ agentId, provider, error, retryInSeconds }, action);
-    },
-  });
-  const agentsRepository = createAgentsRepository(db);
-  const agents = createAgentsService({
-    repository: agentsRepository,
-    changes: database.changes,
-    // Unknown click-to-call tokens cost no query (decision 0029).
-    cache: createAgentCache({
-      feed: database.changes,
-      loadTokenHashes: () => agentsRepository.listTokenHashes(),
-      sharedDatabase: database.engine === 'postgres',
+  const shared: SharedDeps = {
+    config,
+    database,
+    db,
+    secretBox: createSecretBox(masterKey),
+    metrics,
+    log: app.log,
+    resolveHost,
+    // One pooled, address-guarded HTTP client for every request sent to a customer's endpoint.
+    outbound: createOutboundClient({ allowPrivateNetworks: config.allowPrivateNetworks, resolve: resolveHost }),
+    // Webhooks get their own pool, with the contract's 5 s to connect.
+    webhookOutbound: createOutboundClient({
+      allowPrivateNetworks: config.allowPrivateNetworks,
+      resolve: resolveHost,
+      connectTimeoutMs: WEBHOOK_CONNECT_TIMEOUT_MS,
     }),
-    secretBox,
-    publicUrl: config.publicUrl,
+  };
+
+  // Each domain is built once, from what it needs; the order is that of their dependencies. Two
+  // domains are told about changes by one built later (publishing): a forward reference.
+  const providerSync = forwardRef<ProviderChanges>('providers');
+  const { auth, module: authModule } = createAuthModule(shared);
+  const { providerCredentials, module: providerCredentialsModule } = createProviderCredentialsModule(shared, {
+    auth,
+    onChanged: (credentialId) => providerSync().credentialChanged(credentialId),
+  });
+  const { tools, module: toolsModule } = createToolsModule(shared, {
+    auth,
+    onToolChanged: (toolId) => providerSync().toolChanged(toolId),
+  });
+  const { agents, module: agentsModule } = createAgentsModule(shared, {
+    auth,
     missingToolIds: (organizationId, ids) => tools.missingIds(organizationId, ids),
     credentialProviderOf: (organizationId, id) => providerCredentials.providerOf(organizationId, id),
   });
-  const providerTools = createProviderToolsService({
-    agentRefs: (organizationId, agentId) => agents.providerRefs(organizationId, agentId),
-    credentialOf,
-    vapiClient,
-    retellClient,
-    createTool: (organizationId, input) => tools.create(organizationId, input),
-    attachTools: async (organizationId, agentId, toolIds) => {
-      await agents.update(organizationId, agentId, { toolIds });
-    },
-    linkPublished: (credentialId, published) => providerSyncRepository.savePublishedTools(credentialId, published),
-  });
-  // Webhooks get their own pool, with the contract's 5 s to connect.
-  const webhookOutbound = createOutboundClient({
-    allowPrivateNetworks: config.allowPrivateNetworks,
-    resolve: resolveHost,
-    connectTimeoutMs: WEBHOOK_CONNECT_TIMEOUT_MS,
-  });
-  const integrations = createIntegrationsService({
-    repository: createIntegrationsRepository(db),
-    secretBox,
+  const { integrations, module: integrationsModule } = createIntegrationsModule(shared, {
+    auth,
     agentNameOf: (organizationId, agentId) => agents.nameOf(organizationId, agentId),
-    outbound: webhookOutbound,
-    allowPrivateNetworks: config.allowPrivateNetworks,
-    resolve: resolveHost,
   });
-  const deliveryWorker =
-    config.role === 'api'
-      ? undefined
-      : createDeliveryWorker({
-          repository: deliveriesRepository,
-          outbound: webhookOutbound,
-          secretBox,
-          retryScheduleSeconds: config.retryScheduleSeconds ?? RETRY_SCHEDULE_SECONDS,
-          shutdownGraceMs: config.shutdownGraceMs,
-          leaseSeconds: config.deliveryLeaseSeconds,
-          onError: (err) => app.log.error({ err }, 'the webhook delivery worker hit an error'),
-          onAttempted: metrics.deliveries.attempted,
-        });
-  const due = createDueSignal(database.changes, (err) => app.log.warn({ err }, 'could not announce due deliveries'));
-  if (deliveryWorker) due.subscribe(() => deliveryWorker.wake());
-  const deliveries = createDeliveriesService({
-    repository: deliveriesRepository,
-    integrationOf: (organizationId, id) => integrations.find(organizationId, id),
-    wake: () => due.announce(),
-  });
-  const calls = createCallsService({
+  const deliveries = createDeliveriesModule(shared, { auth, repository: deliveriesRepository, integrations });
+  const { calls, module: callsModule } = createCallsModule(shared, {
+    auth,
     repository: callsRepository,
-    onError: (err, callId) =>
-      app.log.error({ err: loggableError(err), callId }, 'could not record the provider call id'),
-    onEndRefused: (err, callId) =>
-      app.log.error(
-        { err: loggableError(err), callId },
-        'the database refused the call\'s end: ended as FAILED, endedReason "record_failed"',
-      ),
-    toolInvocationsOf: (organizationId, callIds) => tools.invocationsOf(organizationId, callIds),
-    toolCalls: tools,
-    deliveriesOf: (organizationId, callIds) => deliveries.ofCalls(organizationId, callIds),
-    onCallsEnded: () => due.announce(),
-    onCallEnded: metrics.calls.ended,
+    tools,
+    deliveries: deliveries.deliveries,
+    onCallsEnded: () => deliveries.announceDue(),
   });
-  const simulator = createSimulator({
-    onEvent: (event) => calls.applyEvent(event),
-    invokeTool: (call) => tools.invokeDuringCall(call),
-    onError: (err, callId) =>
-      app.log.error({ err: loggableError(err), callId }, 'could not record a simulated call event'),
-  });
-  const logRepeatedFailure = createLogThrottle();
-  const clickToCallRepository = createClickToCallRepository(db);
-  const clickToCall = createClickToCallService({
+  const providers = createProvidersModule(shared, { auth, agents, calls, tools, providerCredentials });
+  providerSync.set(providers.changes);
+  const { module: clickToCallModule } = createClickToCallModule(shared, {
+    auth,
     agents,
     calls,
-    repository: clickToCallRepository,
-    providers: {
-      simulator,
-      vapi: createVapiProvider({ credentialOf, vapiClient }),
-      retell: createRetellProvider({ credentialOf, retellClient }),
-    },
-    onError: (err, context) => {
-      // A failure that repeats on every request (the database away or saturated, above all) is
-      // logged once per 10 s and kind, with the count left out, not a stack per request.
-      const database = isDatabaseUnreachable(err) || err instanceof TokenLookupsBusyError;
-      const kind = database ? 'database' : String((err as { code?: unknown })?.code ?? (err as Error)?.name);
-      logRepeatedFailure(`click-to-call ${context} ${kind}`, (suppressed) =>
-        app.log.error(
-          { err: loggableError(err), suppressed },
-          `click-to-call: failed ${context}${database ? ': the database is unreachable or saturated' : ''} (logged once per 10 s)`,
-        ),
-      );
-    },
-    onAnswered: metrics.clickToCall.answered,
+    providers: providers.registry.callers(),
+    refusals,
   });
 
+  // The order of the management API's routes is that of the OpenAPI document's paths.
+  const modules: DomainModule[] = [
+    authModule,
+    providerCredentialsModule,
+    agentsModule,
+    providers.module,
+    toolsModule,
+    integrationsModule,
+    callsModule,
+    deliveries.module,
+    clickToCallModule,
+  ];
+  await registerModules(app, { config, database, metrics, modules });
+
+  // Shutdown order (docs/architecture.md): periodic jobs stop first, so no new work starts; the
+  // simulator's calls stop; tool records and call ends still batched are written (their ends queue
+  // deliveries); the delivery worker stops claiming and its attempts finish or go back; then the
+  // outbound pools close. The database closes after the app, in src/server.ts.
+  const jobs =
+    config.role === 'api'
+      ? undefined
+      : startJobs(
+          modules.flatMap((m) => m.jobs ?? []),
+          (err, job) => app.log.error({ err }, `${job.name} failed`),
+        );
+  if (config.role !== 'api') {
+    app.addHook('onReady', async () => {
+      for (const module of modules) module.start?.();
+    });
+  }
+  const shutdownOrder = [providers.module, toolsModule, callsModule, deliveries.module];
+  app.addHook('onClose', async () => {
+    await jobs?.stop();
+    for (const module of shutdownOrder) await module.close?.();
+    await shared.outbound.close();
+    await shared.webhookOutbound.close();
+  });
+  return app;
+}
+
+/**
+ * Registers every module's routes: health and metrics for every role; for the API roles, the
+ * OpenAPI document, the management API in its own scope (only it reads cookies, so the
+ * click-to-call path does not pay for them), the public endpoints and the dashboard.
+ */
+async function registerModules(
+  app: FastifyInstance,
+  {
+    config,
+    database,
+    metrics,
+    modules,
+  }: { config: Config; database: Database; metrics: Metrics; modules: DomainModule[] },
+): Promise<void> {
   await app.register(healthRoutes, { database });
   await app.register(metricsRoutes, { metrics });
   // A worker serves health and metrics only (on SWITCHBOARD_WORKER_PORT, when set): it takes no API
   // traffic, and its counters (delivery attempts, provider sync) can only be scraped from itself.
-  if (config.role !== 'worker') {
-    await app.register(openApiRoutes);
-    // The management API in its own scope: only it reads cookies, so the click-to-call path does not pay for them.
-    await app.register(async (managementApi) => {
-      // Before the schemas: a string PostgreSQL cannot store (NUL, a lone surrogate) anywhere in the
-      // body, the path or the query would fail its query, and a body nested thousands deep would
-      // overflow the validator's stack: both answered 500 (src/lib/json-guard.ts).
-      managementApi.addHook('preValidation', (request, _reply, done) => {
-        const problem =
-          jsonProblem(request.body) ?? jsonProblem(request.params, 'params') ?? jsonProblem(request.query, 'query');
-        done(problem && validationError([problem]));
-      });
-      await managementApi.register(fastifyCookie);
-      managementApi.addHook('onRequest', refuseCrossSiteWrites);
-      await managementApi.register(authRoutes, { auth });
-      await managementApi.register(providerCredentialsRoutes, { auth, credentials: providerCredentials });
-      await managementApi.register(agentsRoutes, { auth, agents });
-      await managementApi.register(providerToolsRoutes, { auth, providerTools });
-      await managementApi.register(toolsRoutes, { auth, tools });
-      await managementApi.register(integrationsRoutes, { auth, integrations });
-      await managementApi.register(callsRoutes, { auth, calls });
-      await managementApi.register(deliveriesRoutes, { auth, deliveries });
-      await managementApi.register(testCallRoutes, { auth, clickToCall });
+  if (config.role === 'worker') return;
+  await app.register(openApiRoutes);
+  await app.register(async (managementApi) => {
+    // Before the schemas: a string PostgreSQL cannot store (NUL, a lone surrogate) anywhere in the
+    // body, the path or the query would fail its query, and a body nested thousands deep would
+    // overflow the validator's stack: both answered 500 (src/lib/json-guard.ts).
+    managementApi.addHook('preValidation', (request, _reply, done) => {
+      const problem =
+        jsonProblem(request.body) ?? jsonProblem(request.params, 'params') ?? jsonProblem(request.query, 'query');
+      done(problem && validationError([problem]));
     });
-    await app.register(clickToCallRoutes, { clickToCall, refusals });
-    const dashboard = dashboardDir();
-    if (dashboard) await app.register(dashboardRoutes, { dir: dashboard });
-    else app.log.warn('the dashboard is not built (npm run build): / serves nothing');
-    await app.register(providerWebhooksRoutes, {
-      vapiSecrets: createVapiWebhookSecrets({ load: () => providerCredentials.webhookSecrets('vapi') }),
-      vapi: createVapiWebhook({
-        callContext: (callId) => calls.providerContext(callId),
-        credentialOf,
-        applyEvent: (event) => calls.applyEvent(event),
-        invokeTool: (call) => tools.invokeDuringCall(call),
-      }),
-      retell: createRetellWebhooks({
-        callContext: (callId) => calls.providerContext(callId),
-        credentialOf,
-        applyEvent: (event) => calls.applyEvent(event),
-        provisionalEnd: (event, graceSeconds) => calls.provisionalEnd(event, graceSeconds),
-        analysisGraceSeconds: config.analysisGraceSeconds,
-        toolNameOf: async (organizationId, toolId) =>
-          (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
-        invokeTool: (call) => tools.invokeDuringCall(call),
-        // Its agent was published before the URLs named the credential: published again (decision 0029).
-        publishedWithoutCredential: (callId) =>
-          providerSyncRepository
-            .markPublishedBeforeCall(callId)
-            .catch((err) => app.log.error({ err, callId }, 'could not mark the agent to publish again')),
-      }),
-      retellKeys: createRetellCredentialKeys({
-        load: (credentialId) => providerCredentials.retellApiKey(credentialId),
-        feed: database.changes,
-      }),
-    });
-  }
-
-  if (deliveryWorker) {
-    app.addHook('onReady', async () => deliveryWorker.start());
-  }
-  if (config.role !== 'api') {
-    const publishing = runPeriodically(
-      async () => {
-        while ((await providerSync.publishDue()) > 0) {}
-      },
-      config.publishIntervalMs,
-      (err) => app.log.error({ err }, 'publishing agents to their providers failed'),
-    );
-    app.addHook('onClose', () => publishing.stop());
-    const sweep = runPeriodically(
-      async () => {
-        const closed = await calls.closeOverdueCalls();
-        if (closed > 0) app.log.info({ closed }, 'closed calls past their maximum duration');
-        await clickToCallRepository.pruneExpired(new Date());
-        await auth.pruneLoginFailures();
-      },
-      config.sweepIntervalMs,
-      (err) => app.log.error({ err }, 'the duration sweep failed'),
-    );
-    app.addHook('onClose', () => sweep.stop());
-  }
-  app.addHook('onClose', async () => {
-    await simulator.close();
-    await tools.drain();
-    await calls.drain();
-    // After the calls: their last ends queue deliveries. Claiming stops; attempts under way finish or go back.
-    await deliveryWorker?.stop();
-    await outbound.close();
-    await webhookOutbound.close();
+    await managementApi.register(fastifyCookie);
+    managementApi.addHook('onRequest', refuseCrossSiteWrites);
+    for (const routes of modules.flatMap((m) => m.managementRoutes ?? [])) await managementApi.register(routes);
   });
-  return app;
+  for (const routes of modules.flatMap((m) => m.publicRoutes ?? [])) await app.register(routes);
+  await registerDashboard(app);
 }

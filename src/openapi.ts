@@ -15,6 +15,7 @@ import { INTEGRATION_VIEWS } from './integrations/integrations.schemas.js';
 import { PAGE_SECURITY_HEADERS } from './lib/page-security-headers.js';
 import { PROVIDER_CREDENTIAL_VIEWS } from './provider-credentials/provider-credentials.schemas.js';
 import { PROVIDER_TOOL_VIEWS } from './providers/provider-tools.schemas.js';
+import { PROVIDER_VOICE_VIEWS } from './providers/provider-voices.schemas.js';
 import { WebhookRefusal } from './providers/webhook-answer.js';
 import { TOOL_VIEWS } from './tools/tools.schemas.js';
 
@@ -39,6 +40,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...AGENT_VIEWS,
   ...TOOL_VIEWS,
   ...PROVIDER_TOOL_VIEWS,
+  ...PROVIDER_VOICE_VIEWS,
   ...INTEGRATION_VIEWS,
   ...DELIVERY_VIEWS,
   ...CALL_VIEWS,

@@ -61,3 +61,10 @@ export async function dashboardRoutes(app: FastifyInstance, { dir }: { dir: stri
     return send(reply, path.join(root, 'index.html'), false);
   });
 }
+
+/** Serves the built dashboard at `/`, or says at start that it is not built. */
+export async function registerDashboard(app: FastifyInstance): Promise<void> {
+  const dir = dashboardDir();
+  if (dir) await app.register(dashboardRoutes, { dir });
+  else app.log.warn('the dashboard is not built (npm run build): / serves nothing');
+}

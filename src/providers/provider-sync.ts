@@ -1,10 +1,7 @@
-import type { VapiClient } from '@vapi-ai/server-sdk';
-import type Retell from 'retell-sdk';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
 import { describeProviderError } from './provider-errors.js';
+import type { PublishableTool, PublishContext, PublishedToolStore, RealVoiceProvider } from './provider-port.js';
 import type { ClaimedAgent, ProviderSyncRepository, ToolRow } from './provider-sync.repository.js';
-import { publishToRetell, unpublishFromRetell } from './retell/retell-publisher.js';
-import { type PublishableTool, publishToVapi, removeVapiTool, unpublishFromVapi } from './vapi/vapi-publisher.js';
 
 /** Delays between publishing attempts; after the last, the agent's sync is `failed` until it changes. */
 export const PUBLISH_RETRY_SECONDS = [5, 30, 120, 600, 1800];
@@ -13,14 +10,10 @@ export interface ProviderSyncDeps {
   repository: ProviderSyncRepository;
   /** The organization's credential with its secrets opened. */
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
-  /** A Vapi client for a credential (its key and base URL, our guarded fetch). */
-  vapiClient: (credential: OpenedProviderCredential) => Promise<VapiClient>;
-  /** A Retell client for a credential, likewise. */
-  retellClient: (credential: OpenedProviderCredential) => Promise<Retell>;
+  /** The provider a credential belongs to, from the registry. */
+  providerOf: (name: string) => RealVoiceProvider | undefined;
   /** What the model sees of a tool (its `aiSchema`). */
   aiSchemaOf: (tool: ToolRow) => Record<string, unknown>;
-  /** Our public base URL: providers call `<publicUrl>/providers/<name>/webhook`. */
-  publicUrl: string;
   retrySeconds?: readonly number[];
   leaseSeconds?: number;
   onError: (error: unknown, agentId?: string) => void;
@@ -53,10 +46,8 @@ export interface PublishFailure {
 export function createProviderSync({
   repository,
   credentialOf,
-  vapiClient,
-  retellClient,
+  providerOf,
   aiSchemaOf,
-  publicUrl,
   retrySeconds = PUBLISH_RETRY_SECONDS,
   leaseSeconds = 120,
   onError,
@@ -74,39 +65,23 @@ export function createProviderSync({
     }));
   }
 
-  type ProviderIds = { agentId: string | null; llmId: string | null };
+  /** Our tools as published in the credential's account. */
+  const publishedToolsOf = (credentialId: string): PublishedToolStore => ({
+    load: () => repository.publishedTools(credentialId),
+    save: (published) => repository.savePublishedTools(credentialId, published),
+    unused: () => repository.unusedPublishedTools(credentialId),
+    forget: (toolId) => repository.forgetPublishedTool(credentialId, toolId),
+  });
 
-  async function publishRetell(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<ProviderIds> {
-    const client = await retellClient(credential);
-    if (agent.deleted) {
-      await unpublishFromRetell(client, agent.providerAgentId, agent.providerLlmId);
-      return { agentId: null, llmId: null };
-    }
-    return publishToRetell(agent, await toolsOf(agent), { client, publicUrl, credentialId: credential.id });
-  }
-
-  async function publishVapi(agent: ClaimedAgent, credential: OpenedProviderCredential): Promise<ProviderIds> {
-    const client = await vapiClient(credential);
-    const target = {
-      client,
-      serverUrl: `${publicUrl}/providers/vapi/webhook`,
-      webhookSecret: credential.webhookSecret,
+  async function publishWith(provider: RealVoiceProvider, agent: ClaimedAgent, credential: OpenedProviderCredential) {
+    const context: PublishContext = {
+      credential,
+      tools: agent.deleted ? [] : await toolsOf(agent),
+      publishedTools: publishedToolsOf(credential.id),
     };
-    let assistantId: string | null = null;
-    if (agent.deleted) {
-      if (agent.providerAgentId) await unpublishFromVapi(client, agent.providerAgentId);
-    } else {
-      const published = await repository.publishedTools(credential.id);
-      const result = await publishToVapi(agent, await toolsOf(agent), published, target);
-      await repository.savePublishedTools(credential.id, result.toolIds);
-      assistantId = result.assistantId;
-    }
-    // Tools detached from the last agent of the account, or deleted: removed at Vapi too.
-    for (const unused of await repository.unusedPublishedTools(credential.id)) {
-      await removeVapiTool(client, unused.providerToolId);
-      await repository.forgetPublishedTool(credential.id, unused.toolId);
-    }
-    return { agentId: assistantId, llmId: null };
+    if (!agent.deleted) return provider.publish(agent, context);
+    await provider.unpublish(agent, context);
+    return { agentId: null, llmId: null };
   }
 
   async function publish(agent: ClaimedAgent): Promise<void> {
@@ -121,8 +96,9 @@ export function createProviderSync({
         await repository.recordFailed(agent.id, agent.claimToken, error, null);
         return;
       }
-      const ids =
-        credential.provider === 'vapi' ? await publishVapi(agent, credential) : await publishRetell(agent, credential);
+      const provider = providerOf(credential.provider);
+      if (!provider) throw new Error(`No provider named ${credential.provider} runs in this server`);
+      const ids = await publishWith(provider, agent, credential);
       await repository.recordSynced(agent.id, agent.claimToken, ids);
       await onPublished(agent.id);
     } catch (error) {

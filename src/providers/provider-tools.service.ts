@@ -1,10 +1,9 @@
-import type { VapiClient } from '@vapi-ai/server-sdk';
-import type Retell from 'retell-sdk';
 import { ApiError, notFound } from '../errors.js';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
 import type { CreateToolInput } from '../tools/tools.schemas.js';
 import { describeProviderError } from './provider-errors.js';
-import { fromRetellTool, fromVapiTool, type ProviderTool } from './tool-import.js';
+import type { RealVoiceProvider } from './provider-port.js';
+import type { ProviderTool } from './tool-import.js';
 
 export interface ProviderToolsDeps {
   agentRefs: (
@@ -15,8 +14,8 @@ export interface ProviderToolsDeps {
     | undefined
   >;
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
-  vapiClient: (credential: OpenedProviderCredential) => Promise<VapiClient>;
-  retellClient: (credential: OpenedProviderCredential) => Promise<Retell>;
+  /** The provider a credential belongs to, from the registry. */
+  providerOf: (name: string) => RealVoiceProvider | undefined;
   createTool: (organizationId: string, input: CreateToolInput) => Promise<{ id: string }>;
   /** Attaches tools to the agent (which publishes it again). */
   attachTools: (organizationId: string, agentId: string, toolIds: string[]) => Promise<void>;
@@ -40,31 +39,19 @@ export function createProviderToolsService(deps: ProviderToolsDeps) {
   async function context(organizationId: string, agentId: string) {
     const agent = await deps.agentRefs(organizationId, agentId);
     if (!agent) throw notFound('Agent');
-    if (agent.provider === 'simulator' || !agent.providerCredentialId) {
+    if (!deps.providerOf(agent.provider) || !agent.providerCredentialId) {
       throw new ApiError('conflict', 'The agent runs on the simulator: it has no provider tools');
     }
     const credential = await deps.credentialOf(organizationId, agent.providerCredentialId);
-    if (!credential) throw new ApiError('conflict', "The agent's provider credential is gone");
-    return { agent, credential };
+    const provider = credential && deps.providerOf(credential.provider);
+    if (!credential || !provider) throw new ApiError('conflict', "The agent's provider credential is gone");
+    return { agent, credential, provider };
   }
 
   async function providerTools(organizationId: string, agentId: string) {
-    const { agent, credential } = await context(organizationId, agentId);
+    const { agent, credential, provider } = await context(organizationId, agentId);
     try {
-      if (credential.provider === 'vapi') {
-        const tools = await (await deps.vapiClient(credential)).tools.list();
-        return { credential, tools: (tools as unknown as Record<string, unknown>[]).map(fromVapiTool) };
-      }
-      const retell = await deps.retellClient(credential);
-      if (!agent.providerLlmId) {
-        // Not published yet (perhaps because Retell cannot be reached): no LLM, so no tools. Retell is
-        // asked nonetheless, so that an unreachable provider answers its error, as Vapi's does.
-        await retell.llm.list({ limit: 1 });
-        return { credential, tools: [] };
-      }
-      const llm = await retell.llm.retrieve(agent.providerLlmId);
-      const general = (llm.general_tools ?? []) as unknown as Record<string, unknown>[];
-      return { credential, tools: general.map(fromRetellTool) };
+      return { credential, provider, tools: await provider.listTools(credential, agent) };
     } catch (error) {
       throw new ApiError('conflict', `The provider did not list its tools: ${describeProviderError(error)}`);
     }
@@ -77,7 +64,7 @@ export function createProviderToolsService(deps: ProviderToolsDeps) {
     },
 
     async import(organizationId: string, agentId: string, providerToolIds: string[]) {
-      const { credential, tools } = await providerTools(organizationId, agentId);
+      const { credential, provider, tools } = await providerTools(organizationId, agentId);
       const byId = new Map(tools.map((tool) => [tool.id, tool]));
       const imported: { providerToolId: string; toolId: string; warnings: string[] }[] = [];
       const skipped: { providerToolId: string; reasons: string[] }[] = [];
@@ -103,7 +90,7 @@ export function createProviderToolsService(deps: ProviderToolsDeps) {
         }
       }
       if (imported.length > 0) {
-        if (credential.provider === 'vapi') {
+        if (provider.linksImportedTools) {
           await deps.linkPublished(credential.id, new Map(imported.map((i) => [i.toolId, i.providerToolId])));
         }
         const agent = await deps.agentRefs(organizationId, agentId);

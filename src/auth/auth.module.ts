@@ -1,0 +1,22 @@
+import type { DomainModule, SharedDeps } from '../shared-deps.js';
+import { createAuthRepository } from './auth.repository.js';
+import { authRoutes } from './auth.routes.js';
+import { createAuthService } from './auth.service.js';
+
+/** Sign-up, sessions and API keys; `auth` is the principal guard every other /v1 route uses. */
+export function createAuthModule({ db, config }: SharedDeps) {
+  const auth = createAuthService({
+    repository: createAuthRepository(db),
+    signup: config.signup,
+    signupLimitPerHour: config.signupLimitPerHour,
+  });
+  return {
+    auth,
+    module: {
+      managementRoutes: [(app) => authRoutes(app, { auth })],
+      jobs: [
+        { name: 'prune login failures', intervalMs: config.sweepIntervalMs, run: () => auth.pruneLoginFailures() },
+      ],
+    } satisfies DomainModule,
+  };
+}

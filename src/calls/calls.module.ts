@@ -1,0 +1,57 @@
+import type { AuthService } from '../auth/auth.service.js';
+import type { DeliveriesService } from '../deliveries/deliveries.service.js';
+import { loggableError } from '../lib/loggable-error.js';
+import type { DomainModule, SharedDeps } from '../shared-deps.js';
+import type { ToolsService } from '../tools/tools.service.js';
+import type { CallsRepository } from './calls.repository.js';
+import { callsRoutes } from './calls.routes.js';
+import { createCallsService } from './calls.service.js';
+
+export interface CallsModuleDeps {
+  auth: AuthService;
+  /** Built by the composition root first: the metrics count open calls through it. */
+  repository: CallsRepository;
+  tools: ToolsService;
+  deliveries: DeliveriesService;
+  /** Calls ended and queued their deliveries. */
+  onCallsEnded: () => void;
+}
+
+/** Call records, their lifecycle from provider events, the duration sweep and the calls API. */
+export function createCallsModule(
+  { config, metrics, log }: SharedDeps,
+  { auth, repository, tools, deliveries, onCallsEnded }: CallsModuleDeps,
+) {
+  const calls = createCallsService({
+    repository,
+    onError: (err, callId) => log.error({ err: loggableError(err), callId }, 'could not record the provider call id'),
+    onEndRefused: (err, callId) =>
+      log.error(
+        { err: loggableError(err), callId },
+        'the database refused the call\'s end: ended as FAILED, endedReason "record_failed"',
+      ),
+    toolInvocationsOf: (organizationId, callIds) => tools.invocationsOf(organizationId, callIds),
+    toolCalls: tools,
+    deliveriesOf: (organizationId, callIds) => deliveries.ofCalls(organizationId, callIds),
+    onCallsEnded,
+    onCallEnded: metrics.calls.ended,
+  });
+  return {
+    calls,
+    module: {
+      managementRoutes: [(app) => callsRoutes(app, { auth, calls })],
+      jobs: [
+        {
+          name: 'the duration sweep',
+          intervalMs: config.sweepIntervalMs,
+          run: async () => {
+            const closed = await calls.closeOverdueCalls();
+            if (closed > 0) log.info({ closed }, 'closed calls past their maximum duration');
+          },
+        },
+      ],
+      // Call ends still batched are written (and their deliveries queued) before the database closes.
+      close: () => calls.drain(),
+    } satisfies DomainModule,
+  };
+}

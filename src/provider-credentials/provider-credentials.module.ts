@@ -1,0 +1,31 @@
+import type { AuthService } from '../auth/auth.service.js';
+import type { DomainModule, SharedDeps } from '../shared-deps.js';
+import { createProviderCredentialsRepository } from './provider-credentials.repository.js';
+import { providerCredentialsRoutes } from './provider-credentials.routes.js';
+import { createProviderCredentialsService } from './provider-credentials.service.js';
+
+export interface ProviderCredentialsModuleDeps {
+  auth: AuthService;
+  /** The credential changed: the agents using it publish again, and every process forgets its key. */
+  onChanged: (credentialId: string) => Promise<void>;
+}
+
+/** Organizations' provider accounts, their secrets sealed and opened only for the adapters. */
+export function createProviderCredentialsModule(
+  { db, secretBox, config, resolveHost }: SharedDeps,
+  { auth, onChanged }: ProviderCredentialsModuleDeps,
+) {
+  const providerCredentials = createProviderCredentialsService({
+    repository: createProviderCredentialsRepository(db),
+    secretBox,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    resolve: resolveHost,
+    onChanged,
+  });
+  return {
+    providerCredentials,
+    module: {
+      managementRoutes: [(app) => providerCredentialsRoutes(app, { auth, credentials: providerCredentials })],
+    } satisfies DomainModule,
+  };
+}

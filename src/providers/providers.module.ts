@@ -1,0 +1,127 @@
+import { AGENT_TOPIC } from '../agents/agent-cache.js';
+import type { AgentsService } from '../agents/agents.service.js';
+import type { AuthService } from '../auth/auth.service.js';
+import type { CallsService } from '../calls/calls.service.js';
+import { loggableError } from '../lib/loggable-error.js';
+import type { ProviderCredentialsService } from '../provider-credentials/provider-credentials.service.js';
+import type { DomainModule, SharedDeps } from '../shared-deps.js';
+import { compileAiSchema } from '../tools/tool-definition.js';
+import type { ToolsService } from '../tools/tools.service.js';
+import { createProviderRegistry, type ProviderHost } from './provider-port.js';
+import { createProviderSync } from './provider-sync.js';
+import { createProviderSyncRepository } from './provider-sync.repository.js';
+import { providerToolsRoutes } from './provider-tools.routes.js';
+import { createProviderToolsService } from './provider-tools.service.js';
+import { providerVoicesRoutes } from './provider-voices.routes.js';
+import { providerWebhooksRoutes } from './provider-webhooks.routes.js';
+import { createRetellAdapter } from './retell/retell-adapter.js';
+import { PROVIDER_CREDENTIAL_TOPIC } from './retell/retell-credential-keys.js';
+import { createSimulator } from './simulator/simulator.js';
+import { createVapiAdapter } from './vapi/vapi-adapter.js';
+
+/** What other domains tell the providers: the agents using a changed credential or tool publish again. */
+export interface ProviderChanges {
+  credentialChanged(credentialId: string): Promise<void>;
+  toolChanged(toolId: string): Promise<void>;
+}
+
+export interface ProvidersModuleDeps {
+  auth: AuthService;
+  agents: AgentsService;
+  calls: CallsService;
+  tools: ToolsService;
+  providerCredentials: ProviderCredentialsService;
+}
+
+/**
+ * The voice providers (docs/architecture.md, "Providers"): the registry of every provider, the
+ * background publishing of agents, the provider tools API and the providers' webhooks. A new
+ * provider is one folder under src/providers/ and one line in the registry below.
+ */
+export function createProvidersModule(
+  { db, database, config, outbound, metrics, log }: SharedDeps,
+  { auth, agents, calls, tools, providerCredentials }: ProvidersModuleDeps,
+) {
+  const credentialOf = (organizationId: string, id: string) => providerCredentials.open(organizationId, id);
+  const repository = createProviderSyncRepository(db);
+  // The providers' SDKs send through the guarded client, like every request to an address a customer chose.
+  const host: ProviderHost = {
+    credentialOf,
+    fetch: outbound.fetch,
+    publicUrl: config.publicUrl,
+    changes: database.changes,
+    calls,
+    invokeTool: (call) => tools.invokeDuringCall(call),
+    toolNameOf: async (organizationId, toolId) =>
+      (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
+    webhookSecrets: (provider) => providerCredentials.webhookSecrets(provider as never),
+    apiKeyOf: (credentialId) => providerCredentials.retellApiKey(credentialId),
+    analysisGraceSeconds: config.analysisGraceSeconds,
+    republishAgentOfCall: (callId) =>
+      repository
+        .markPublishedBeforeCall(callId)
+        .catch((err) => log.error({ err, callId }, 'could not mark the agent to publish again')),
+  };
+  const simulator = createSimulator({
+    onEvent: (event) => calls.applyEvent(event),
+    invokeTool: (call) => tools.invokeDuringCall(call),
+    onError: (err, callId) => log.error({ err: loggableError(err), callId }, 'could not record a simulated call event'),
+  });
+  const registry = createProviderRegistry([simulator, createVapiAdapter(host), createRetellAdapter(host)]);
+
+  const providerSync = createProviderSync({
+    repository,
+    credentialOf,
+    providerOf: registry.real,
+    aiSchemaOf: (tool) => compileAiSchema(tool.parameters) as Record<string, unknown>,
+    onError: (err, agentId) => log.error({ err, agentId }, 'publishing to the provider failed to record'),
+    onPublished: (agentId) => database.changes.publish(AGENT_TOPIC, agentId),
+    onFailed: ({ agentId, provider, deleted, error, retryInSeconds }) => {
+      metrics.providerSync.failed(provider);
+      const action = deleted
+        ? `could not remove a deleted agent from ${provider}`
+        : `could not publish an agent to ${provider}`;
+      log.warn({ agentId, provider, error, retryInSeconds }, action);
+    },
+  });
+  const providerTools = createProviderToolsService({
+    agentRefs: (organizationId, agentId) => agents.providerRefs(organizationId, agentId),
+    credentialOf,
+    providerOf: registry.real,
+    createTool: (organizationId, input) => tools.create(organizationId, input),
+    attachTools: async (organizationId, agentId, toolIds) => {
+      await agents.update(organizationId, agentId, { toolIds });
+    },
+    linkPublished: (credentialId, published) => repository.savePublishedTools(credentialId, published),
+  });
+  const changes: ProviderChanges = {
+    async credentialChanged(credentialId) {
+      await providerSync.credentialChanged(credentialId);
+      // Every process forgets the credential's key (the providers' webhook key caches).
+      await database.changes.publish(PROVIDER_CREDENTIAL_TOPIC, credentialId);
+    },
+    toolChanged: (toolId) => providerSync.toolChanged(toolId),
+  };
+  return {
+    registry,
+    changes,
+    module: {
+      managementRoutes: [
+        (app) => providerToolsRoutes(app, { auth, providerTools }),
+        (app) => providerVoicesRoutes(app, { auth, credentialOf, providerOf: registry.real }),
+      ],
+      publicRoutes: [(app) => providerWebhooksRoutes(app, { providers: registry.realProviders() })],
+      jobs: [
+        {
+          name: 'publishing agents to their providers',
+          intervalMs: config.publishIntervalMs,
+          run: async () => {
+            while ((await providerSync.publishDue()) > 0) {}
+          },
+        },
+      ],
+      // The simulator's calls stop (their last events recorded) before the calls drain.
+      close: () => registry.close(),
+    } satisfies DomainModule,
+  };
+}

@@ -1,0 +1,92 @@
+import type Retell from 'retell-sdk';
+import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
+import type { ProviderHost, RealVoiceProvider } from '../provider-port.js';
+import { fromRetellTool } from '../tool-import.js';
+import { createRetellCredentialKeys } from './retell-credential-keys.js';
+import { createRetellProvider } from './retell-provider.js';
+import { publishToRetell, unpublishFromRetell } from './retell-publisher.js';
+import { retellWebhookRoutes } from './retell-routes.js';
+import { createRetellWebhooks } from './retell-webhook.js';
+
+/**
+ * Retell behind the provider port (decision 0019): an LLM (prompt, tools) and an agent per agent,
+ * calls through `POST /v2/create-phone-call`, the account's numbers, and webhooks signed with the
+ * credential's API key (`x-retell-signature`).
+ */
+export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
+  const clientOf = async (credential: OpenedProviderCredential): Promise<Retell> => {
+    const { default: Retell } = await import('retell-sdk');
+    return new Retell({
+      apiKey: credential.apiKey,
+      ...(credential.baseUrl ? { baseURL: credential.baseUrl } : {}),
+      fetch: host.fetch,
+      maxRetries: 0,
+      timeout: 15_000,
+    });
+  };
+  const caller = createRetellProvider({ credentialOf: host.credentialOf, retellClient: clientOf });
+
+  return {
+    name: 'retell',
+    startCall: (request) => caller.startCall(request),
+    close: () => caller.close(),
+    linksImportedTools: false,
+
+    async publish(agent, { credential, tools }) {
+      const client = await clientOf(credential);
+      return publishToRetell(agent, tools, { client, publicUrl: host.publicUrl, credentialId: credential.id });
+    },
+
+    async unpublish(agent, { credential }) {
+      await unpublishFromRetell(await clientOf(credential), agent.providerAgentId, agent.providerLlmId);
+    },
+
+    async listTools(credential, agent) {
+      const retell = await clientOf(credential);
+      if (!agent.providerLlmId) {
+        // Not published yet (perhaps because Retell cannot be reached): no LLM, so no tools. Retell is
+        // asked nonetheless, so that an unreachable provider answers its error, as Vapi's does.
+        await retell.llm.list({ limit: 1 });
+        return [];
+      }
+      const llm = await retell.llm.retrieve(agent.providerLlmId);
+      return ((llm.general_tools ?? []) as unknown as Record<string, unknown>[]).map(fromRetellTool);
+    },
+
+    async listVoices() {
+      return [];
+    },
+
+    async listPhoneNumbers(credential) {
+      const list = (await (await clientOf(credential)).phoneNumber.list()) as unknown as {
+        phone_number: string;
+        nickname?: string | null;
+      }[];
+      return list.map((n) => ({ number: n.phone_number, providerNumberId: n.phone_number, name: n.nickname ?? null }));
+    },
+
+    async bindPhoneNumber(credential, providerNumberId, providerAgentId) {
+      await (await clientOf(credential)).phoneNumber.update(providerNumberId, {
+        inbound_agent_id: providerAgentId,
+      } as never);
+    },
+
+    agentProblems: () => [],
+
+    webhookRoutes: (app) =>
+      retellWebhookRoutes(app, {
+        retell: createRetellWebhooks({
+          callContext: (callId) => host.calls.providerContext(callId),
+          credentialOf: host.credentialOf,
+          applyEvent: (event) => host.calls.applyEvent(event),
+          provisionalEnd: (event, graceSeconds) => host.calls.provisionalEnd(event, graceSeconds),
+          analysisGraceSeconds: host.analysisGraceSeconds,
+          toolNameOf: host.toolNameOf,
+          invokeTool: host.invokeTool,
+          // Its agent was published before the URLs named the credential: published again (decision 0029).
+          publishedWithoutCredential: host.republishAgentOfCall,
+        }),
+        retellKeys: createRetellCredentialKeys({ load: host.apiKeyOf, feed: host.changes }),
+      }),
+  };
+}

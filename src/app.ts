@@ -32,7 +32,9 @@ import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { metricsRoutes, recordHttpRequests } from './metrics/metrics.routes.js';
 import { openApiRoutes, registerOpenApi, registerSharedSchemas, SHARED_SCHEMAS } from './openapi.js';
+import { createPhoneNumbersModule } from './phone-numbers/phone-numbers.module.js';
 import { createProviderCredentialsModule } from './provider-credentials/provider-credentials.module.js';
+import type { ProviderRegistryService } from './providers/provider-port.js';
 import { createProvidersModule, type ProviderChanges } from './providers/providers.module.js';
 import type { DomainModule, SharedDeps } from './shared-deps.js';
 import { createToolsModule } from './tools/tools.module.js';
@@ -215,9 +217,12 @@ export async function buildApp({
   // Each domain is built once, from what it needs; the order is that of their dependencies. Two
   // domains are told about changes by one built later (publishing): a forward reference.
   const providerSync = forwardRef<ProviderChanges>('providers');
+  const providerRegistry = forwardRef<ProviderRegistryService>('the provider registry');
   const { auth, module: authModule } = createAuthModule(shared);
   const { providerCredentials, module: providerCredentialsModule } = createProviderCredentialsModule(shared, {
     auth,
+    rulesOf: (provider) =>
+      providerRegistry().real(provider)?.credentialRules ?? { webhookSecret: null, signsWithApiKey: false },
     onChanged: (credentialId) => providerSync().credentialChanged(credentialId),
   });
   const { tools, module: toolsModule } = createToolsModule(shared, {
@@ -228,21 +233,35 @@ export async function buildApp({
     auth,
     missingToolIds: (organizationId, ids) => tools.missingIds(organizationId, ids),
     credentialProviderOf: (organizationId, id) => providerCredentials.providerOf(organizationId, id),
+    // What the agent's provider would refuse, checked when it is saved (the simulator refuses nothing).
+    agentProblems: (provider, agent) => providerRegistry().real(provider)?.agentProblems(agent) ?? [],
   });
   const { integrations, module: integrationsModule } = createIntegrationsModule(shared, {
     auth,
     agentNameOf: (organizationId, agentId) => agents.nameOf(organizationId, agentId),
   });
   const deliveries = createDeliveriesModule(shared, { auth, repository: deliveriesRepository, integrations });
-  const { calls, module: callsModule } = createCallsModule(shared, {
+  const {
+    calls,
+    inboundCalls,
+    module: callsModule,
+  } = createCallsModule(shared, {
     auth,
     repository: callsRepository,
     tools,
     deliveries: deliveries.deliveries,
     onCallsEnded: () => deliveries.announceDue(),
   });
-  const providers = createProvidersModule(shared, { auth, agents, calls, tools, providerCredentials });
+  const providers = createProvidersModule(shared, {
+    auth,
+    agents,
+    calls,
+    inboundCalls,
+    tools,
+    providerCredentials,
+  });
   providerSync.set(providers.changes);
+  providerRegistry.set(providers.registry);
   const { module: clickToCallModule } = createClickToCallModule(shared, {
     auth,
     agents,
@@ -251,12 +270,22 @@ export async function buildApp({
     refusals,
   });
 
+  const { module: phoneNumbersModule } = createPhoneNumbersModule(shared, {
+    auth,
+    registry: providers.registry,
+    agentOf: (organizationId, agentId) => agents.get(organizationId, agentId),
+    credentialOf: (organizationId, id) => providerCredentials.open(organizationId, id),
+    inboundCalls,
+    calls,
+  });
+
   // The order of the management API's routes is that of the OpenAPI document's paths.
   const modules: DomainModule[] = [
     authModule,
     providerCredentialsModule,
     agentsModule,
     providers.module,
+    phoneNumbersModule,
     toolsModule,
     integrationsModule,
     callsModule,

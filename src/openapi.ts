@@ -13,6 +13,7 @@ import { ApiErrorBody } from './errors.js';
 import { HEALTH_VIEWS } from './health/health.routes.js';
 import { INTEGRATION_VIEWS } from './integrations/integrations.schemas.js';
 import { PAGE_SECURITY_HEADERS } from './lib/page-security-headers.js';
+import { PHONE_NUMBER_VIEWS } from './phone-numbers/phone-numbers.schemas.js';
 import { PROVIDER_CREDENTIAL_VIEWS } from './provider-credentials/provider-credentials.schemas.js';
 import { PROVIDER_TOOL_VIEWS } from './providers/provider-tools.schemas.js';
 import { PROVIDER_VOICE_VIEWS } from './providers/provider-voices.schemas.js';
@@ -41,6 +42,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...TOOL_VIEWS,
   ...PROVIDER_TOOL_VIEWS,
   ...PROVIDER_VOICE_VIEWS,
+  ...PHONE_NUMBER_VIEWS,
   ...INTEGRATION_VIEWS,
   ...DELIVERY_VIEWS,
   ...CALL_VIEWS,
@@ -71,6 +73,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Account', description: 'Sign-up, log-in, the organization and its API keys' },
         { name: 'Provider credentials', description: "The organization's Vapi and Retell accounts" },
         { name: 'Agents', description: 'Agents, their click-to-call credentials and test calls' },
+        {
+          name: 'Phone numbers',
+          description: "The organization's numbers at its providers, and the inbound agents that answer them",
+        },
         { name: 'Tools', description: 'HTTP tools an agent calls during a call' },
         { name: 'Integrations', description: 'Call-outcome webhooks' },
         { name: 'Calls', description: 'Call records: transcript, tool invocations, deliveries' },

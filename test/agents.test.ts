@@ -40,6 +40,13 @@ describe('agents', () => {
         'COMPLETED',
       ],
       simulator: null,
+      // The definition of issue 17: nothing collected, every choice left to the default (decision 0036).
+      collect: [],
+      voice: null,
+      model: null,
+      language: null,
+      voicemail: null,
+      providerSettings: null,
       providerSync: { state: 'synced' },
       configured: true,
     });

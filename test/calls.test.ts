@@ -48,6 +48,21 @@ describe('GET /v1/calls', () => {
     expect(ended.body.data).toHaveLength(5);
   });
 
+  it("shows each call's direction, summary, recording and warnings, in the list as on its own", async () => {
+    const agent = await t.createAgent(org, { simulator: { outcome: { status: 'SOLD', summary: 'A short call.' } } });
+    const creds = await t.credentials(org, agent.id);
+    const placed = await t.clickToCall({
+      token: creds.apiToken,
+      secret: creds.apiSecret,
+      body: { phone: nextPhone() },
+    });
+    const call = await t.waitForCall(org, placed.body.callId);
+    const details = { direction: 'outbound', summary: 'A short call.', recordingUrl: null, warnings: [] };
+    expect(call).toMatchObject(details);
+    const listed = await t.request('GET', `/v1/calls?agentId=${agent.id}`, { headers: org.auth });
+    expect(listed.body.data).toEqual([expect.objectContaining(details)]);
+  });
+
   it('refuses an unknown status or a bad limit with 422', async () => {
     const bad = await t.request('GET', '/v1/calls?status=done&limit=1000', { headers: org.auth });
     expect(bad.status).toBe(422);

@@ -54,6 +54,11 @@ describe('the call-outcome payload', () => {
       'endedAt',
       'durationSeconds',
       'endedReason',
+      // Issue 17's, after the contract's (decision 0037).
+      'direction',
+      'summary',
+      'recordingUrl',
+      'warnings',
     ]);
     expect(payload).toMatchObject({
       event: 'call.completed',
@@ -70,8 +75,42 @@ describe('the call-outcome payload', () => {
       variables: { name: 'Ada' },
       durationSeconds: 42,
       endedReason: 'agent_hangup',
+      direction: 'outbound',
+      summary: null,
+      recordingUrl: null,
+      warnings: [],
     });
     expect(buildOutcomePayload(call, 'Sales agent').body.equals(body)).toBe(true);
+  });
+
+  it("carries the call's direction, summary, recording and warnings, and defaults for a call that has none", async () => {
+    const { call } = await endedCall({ outcome: { status: 'SOLD', summary: 'Ada said yes.' } });
+    const payload = JSON.parse(buildOutcomePayload(call, 'Sales agent').body.toString());
+    expect(payload).toMatchObject({
+      direction: 'outbound',
+      summary: 'Ada said yes.',
+      recordingUrl: null,
+      warnings: [],
+    });
+    const recorded = {
+      ...call,
+      direction: 'inbound',
+      recordingUrl: 'https://r.example/a.wav',
+      warnings: ['collectedData.age: expected a number, got "forty"'],
+    };
+    expect(JSON.parse(buildOutcomePayload(recorded, 'Sales agent').body.toString())).toMatchObject({
+      direction: 'inbound',
+      recordingUrl: 'https://r.example/a.wav',
+      warnings: ['collectedData.age: expected a number, got "forty"'],
+    });
+    // A call read without them (a caller that predates them) still has every field.
+    const { direction: _d, summary: _s, recordingUrl: _r, warnings: _w, ...bare } = call;
+    expect(JSON.parse(buildOutcomePayload(bare, 'Sales agent').body.toString())).toMatchObject({
+      direction: 'outbound',
+      summary: null,
+      recordingUrl: null,
+      warnings: [],
+    });
   });
 
   it.each([

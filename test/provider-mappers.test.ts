@@ -6,6 +6,7 @@ import {
   switchboardCallIdOf,
   vapiDisposition,
   vapiEndedEvent,
+  vapiRecordingUrl,
   vapiStatusEvent,
   vapiToolCalls,
   vapiToolResults,
@@ -92,6 +93,7 @@ const report = {
         secondsFromStart: 6,
       },
     ],
+    recording: { mono: { combinedUrl: 'https://storage.vapi.ai/vapi-call-1-mono.wav' } },
   },
   analysis: { structuredData: { status: 'SOLD', email: 'ada@example.com' }, summary: 'Sold.' },
 };
@@ -104,7 +106,7 @@ describe('Vapi reports', () => {
     expect(publishedSchema('vapi', 'ServerMessageStatusUpdate')(status)).toBe(true);
   });
 
-  it('turns an end-of-call report into our end: outcome and collected data from structured data, transcript, duration', () => {
+  it('turns an end-of-call report into our end: outcome and collected data from structured data, transcript, duration, summary, recording', () => {
     expect(switchboardCallIdOf(report)).toBe('call_abc');
     expect(vapiEndedEvent(report, 'call_abc', OUTCOMES)).toEqual({
       type: 'ended',
@@ -120,7 +122,34 @@ describe('Vapi reports', () => {
       ],
       collectedData: { email: 'ada@example.com' },
       durationSeconds: 42,
+      summary: 'Sold.',
+      recordingUrl: 'https://storage.vapi.ai/vapi-call-1-mono.wav',
     });
+  });
+
+  it('finds the recording where each version of the report carries it, the combined mono one first', () => {
+    const artifact = { messages: [] };
+    const at = (extra: Record<string, unknown>, top: Record<string, unknown> = {}) =>
+      vapiRecordingUrl({ ...report, ...top, artifact: { ...artifact, ...extra } });
+    expect(
+      at({
+        recording: { mono: { combinedUrl: 'https://r/mono.wav' }, stereoUrl: 'https://r/stereo.wav' },
+        recordingUrl: 'https://r/old.wav',
+      }),
+    ).toBe('https://r/mono.wav');
+    expect(at({ recordingUrl: 'https://r/old.wav', stereoRecordingUrl: 'https://r/old-stereo.wav' })).toBe(
+      'https://r/old.wav',
+    );
+    expect(at({ recording: { stereoUrl: 'https://r/stereo.wav' } })).toBe('https://r/stereo.wav');
+    expect(at({ stereoRecordingUrl: 'https://r/old-stereo.wav' })).toBe('https://r/old-stereo.wav');
+    expect(at({}, { recordingUrl: 'https://r/top.wav' })).toBe('https://r/top.wav');
+    expect(at({ recording: { mono: { combinedUrl: '' } } })).toBeUndefined();
+    // Both are in the published report: the recording under `artifact`, the summary under `analysis`.
+    const validate = publishedSchema('vapi', 'ServerMessageEndOfCallReport');
+    expect(validate({ ...report, artifact: { recordingUrl: 'https://r/old.wav' } })).toBe(true);
+    const bare = vapiEndedEvent({ ...report, artifact: {}, analysis: { summary: '' } }, 'c', OUTCOMES);
+    expect(bare.summary).toBeUndefined();
+    expect(bare.recordingUrl).toBeUndefined();
   });
 
   it('uses COMPLETED when the status is not one of the agent’s outcomes, and the disposition for unanswered calls', () => {
@@ -219,7 +248,12 @@ const retellCall = {
     { role: 'user', content: 'Not now', words: [{ word: 'Not', start: 3, end: 3.2 }] },
   ],
   collected_dynamic_variables: { plan: 'pro' },
-  call_analysis: { in_voicemail: false, custom_analysis_data: { status: 'NOT_INTERESTED', reason: 'busy week' } },
+  recording_url: 'https://retellai.s3.us-west-2.amazonaws.com/retell-call-1/recording.wav',
+  call_analysis: {
+    in_voicemail: false,
+    call_summary: 'The user was not interested this week.',
+    custom_analysis_data: { status: 'NOT_INTERESTED', reason: 'busy week' },
+  },
 };
 
 describe('Retell calls', () => {
@@ -242,7 +276,13 @@ describe('Retell calls', () => {
       ],
       collectedData: { plan: 'pro', reason: 'busy week' },
       durationSeconds: 30,
+      summary: 'The user was not interested this week.',
+      recordingUrl: 'https://retellai.s3.us-west-2.amazonaws.com/retell-call-1/recording.wav',
     });
+    // An account that scrubs PII has the scrubbed recording; a call_ended has no analysis yet.
+    const scrubbed = { ...retellCall, recording_url: undefined, scrubbed_recording_url: 'https://r/scrubbed.wav' };
+    expect(retellEndedEvent(scrubbed, 'c', OUTCOMES).recordingUrl).toBe('https://r/scrubbed.wav');
+    expect(retellEndedEvent({ ...retellCall, call_analysis: undefined }, 'c', OUTCOMES).summary).toBeUndefined();
     const voicemail = { ...retellCall, call_analysis: { in_voicemail: true } };
     expect(retellEndedEvent(voicemail, 'c', OUTCOMES)).toMatchObject({ outcome: 'VOICEMAIL', durationSeconds: 0 });
     expect(retellEndedEvent({ ...retellCall, call_analysis: {} }, 'c', OUTCOMES).outcome).toBe('COMPLETED');

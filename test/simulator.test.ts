@@ -74,6 +74,27 @@ describe('the simulator provider', () => {
     });
   });
 
+  it("ends with the scenario's summary, filled like the turns (variables and tool results); none without one", async () => {
+    const { response } = await placeCall(
+      {
+        simulator: {
+          turns: [{ role: 'user', text: 'Gold, please' }],
+          outcome: { status: 'SOLD', summary: '{{name}} ({{missing}}) chose gold.' },
+        },
+      },
+      { name: 'Ada' },
+    );
+    const call = await t.waitForCall(org, response.body.callId);
+    expect(call).toMatchObject({
+      direction: 'outbound',
+      summary: 'Ada () chose gold.',
+      recordingUrl: null,
+      warnings: [],
+    });
+    const plain = await placeCall({ simulator: { outcome: { status: 'SOLD' } } });
+    expect((await t.waitForCall(org, plain.response.body.callId)).summary).toBeNull();
+  });
+
   it('fills a placeholder named like an Object.prototype member only from the variables sent', async () => {
     const { response } = await placeCall({ firstMessage: 'A{{constructor}}B{{toString}}C{{__proto__}}D' });
     const call = await t.waitForCall(org, response.body.callId);

@@ -46,6 +46,11 @@ beforeAll(async () => {
     toolIds: [ids.tool],
   });
   ids.vapiAgent = user.id;
+  const phoneNumber = await t.request('POST', '/v1/phone-numbers', {
+    headers: owner.auth,
+    body: { number: '+14155550100', providerCredentialId: ids.credential, providerNumberId: 'pn_owner' },
+  });
+  ids.phoneNumber = phoneNumber.body.id;
 });
 afterAll(() => t.close());
 
@@ -85,6 +90,12 @@ const byId: Record<string, { id: () => string; body?: unknown }> = {
   'PATCH /v1/provider-credentials/:id': { id: () => ids.credential!, body: { name: 'Taken over' } },
   'DELETE /v1/provider-credentials/:id': { id: () => ids.credential! },
   'POST /v1/deliveries/:id/retry': { id: () => ids.delivery! },
+  'GET /v1/provider-credentials/:id/voices': { id: () => ids.credential! },
+  'GET /v1/provider-credentials/:id/phone-numbers': { id: () => ids.credential! },
+  'GET /v1/phone-numbers/:id': { id: () => ids.phoneNumber! },
+  'PATCH /v1/phone-numbers/:id': { id: () => ids.phoneNumber!, body: { agentId: null } },
+  'DELETE /v1/phone-numbers/:id': { id: () => ids.phoneNumber! },
+  'POST /v1/agents/:id/simulate-inbound': { id: () => ids.agent!, body: { from: '+14155550199' } },
 };
 
 describe('tenancy', () => {

@@ -5,7 +5,8 @@ import { createAgentsRepository } from './agents.repository.js';
 import { agentsRoutes } from './agents.routes.js';
 import { type AgentsServiceDeps, createAgentsService } from './agents.service.js';
 
-export interface AgentsModuleDeps extends Pick<AgentsServiceDeps, 'missingToolIds' | 'credentialProviderOf'> {
+export interface AgentsModuleDeps
+  extends Pick<AgentsServiceDeps, 'missingToolIds' | 'credentialProviderOf' | 'agentProblems'> {
   auth: AuthService;
 }
 

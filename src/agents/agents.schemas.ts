@@ -1,8 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Name, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { FreeObject, Name, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { PROVIDER_NAMES } from '../providers/provider-names.js';
 
 export const AGENT_TYPES = ['click_to_call', 'inbound', 'outbound'] as const;
-export const PROVIDERS = ['simulator', 'vapi', 'retell'] as const;
+export const PROVIDERS = PROVIDER_NAMES;
 export const DEFAULT_OUTCOMES = [
   'SOLD',
   'INTERESTED',
@@ -40,7 +41,18 @@ export const SimulatorScenario = Type.Object(
       Type.Object(
         {
           status: Type.Optional(OutcomeStatus),
-          collectedData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+          collectedData: Type.Optional(
+            Type.Record(Type.String(), Type.Unknown(), {
+              description:
+                'What the call collected; when the agent declares `collect`, only its names, each a value of the declared type',
+            }),
+          ),
+          summary: Type.Optional(
+            Type.String({
+              maxLength: 2000,
+              description: "The call's summary, as a provider's end-of-call report gives one",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -51,6 +63,55 @@ export const SimulatorScenario = Type.Object(
   { additionalProperties: false },
 );
 export type SimulatorScenario = Static<typeof SimulatorScenario>;
+
+export const COLLECT_TYPES = ['string', 'number', 'boolean', 'enum'] as const;
+/** A name the provider's extraction and trigger conditions (`collectedData.<name>`) can both use. */
+export const COLLECT_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
+export const MAX_COLLECT_FIELDS = 50;
+export const VOICEMAIL_ACTIONS = ['hang_up', 'leave_message'] as const;
+
+/** One value the agent collects in a call (docs/interface.md#agents). */
+const CollectFieldInput = Type.Object(
+  {
+    name: Type.String({ pattern: COLLECT_NAME_PATTERN, description: 'An identifier, unique in the agent' }),
+    type: StringEnum(COLLECT_TYPES),
+    description: Type.Optional(Type.String({ maxLength: 1000, description: 'What the provider should extract' })),
+    choices: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 50, uniqueItems: true }),
+    ),
+    required: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const VoiceInput = Type.Object(
+  {
+    provider: Type.String({ minLength: 1, maxLength: 50, examples: ['11labs'] }),
+    voiceId: Type.String({ minLength: 1, maxLength: 200, examples: ['burt'] }),
+  },
+  { additionalProperties: false },
+);
+
+const ModelInput = Type.Object(
+  {
+    provider: Type.String({ minLength: 1, maxLength: 50, examples: ['openai'] }),
+    name: Type.String({ minLength: 1, maxLength: 100, examples: ['gpt-4o-mini'] }),
+    temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
+  },
+  { additionalProperties: false },
+);
+
+const VoicemailInput = Type.Object(
+  {
+    action: StringEnum(VOICEMAIL_ACTIONS),
+    message: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The most bytes `providerSettings` may have as JSON, and how deeply it may nest (decision 0036). */
+export const PROVIDER_SETTINGS_MAX_BYTES = 16 * 1024;
+export const PROVIDER_SETTINGS_MAX_DEPTH = 8;
 
 /** More codes than there are countries (libphonenumber knows 245), so a list of them all fits. */
 export const MAX_ALLOWED_COUNTRIES = 250;
@@ -88,6 +149,22 @@ const agentFields = {
   toolIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 128, uniqueItems: true }),
   outcomes: Type.Array(OutcomeStatus, { minItems: 1, maxItems: 50, uniqueItems: true }),
   simulator: Type.Union([SimulatorScenario, Type.Null()]),
+  collect: Type.Array(CollectFieldInput, {
+    maxItems: MAX_COLLECT_FIELDS,
+    description: "What the agent collects in a call: its values become the outcome's `collectedData`",
+  }),
+  voice: Nullable(VoiceInput, { description: "The voice; null: the provider's default" }),
+  model: Nullable(ModelInput, { description: 'The language model; null: the default (decision 0036)' }),
+  language: Nullable(Type.String({ minLength: 1, maxLength: 35, examples: ['en-US'] }), {
+    description: "A BCP-47 language tag (en-US, es-ES); null: the provider's default",
+  }),
+  voicemail: Nullable(VoicemailInput, {
+    description: "What to do on reaching voicemail; message required to leave_message. null: the provider's default",
+  }),
+  providerSettings: Nullable(FreeObject(), {
+    description:
+      "Merged last into what is published to the provider; checked against the provider's published schema. At most 16 KiB as JSON, 8 levels deep",
+  }),
 };
 
 const { name, ...optionalFields } = agentFields;
@@ -109,6 +186,47 @@ export const ListQuery = Type.Object(
 );
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/** One value the agent collects, as the API shows it. */
+export const AgentCollectField = Type.Object(
+  {
+    name: Type.String({ examples: ['email'] }),
+    type: StringEnum(COLLECT_TYPES),
+    description: Type.String(),
+    choices: Type.Optional(Type.Array(Type.String(), { description: 'Only for an enum: its values' })),
+    required: Type.Boolean(),
+  },
+  { $id: 'AgentCollectField' },
+);
+export type AgentCollectField = Static<typeof AgentCollectField>;
+
+export const AgentVoice = Type.Object(
+  {
+    provider: Type.String({ examples: ['11labs'] }),
+    voiceId: Type.String({ examples: ['burt'] }),
+  },
+  { $id: 'AgentVoice' },
+);
+export type AgentVoice = Static<typeof AgentVoice>;
+
+export const AgentModel = Type.Object(
+  {
+    provider: Type.String({ examples: ['openai'] }),
+    name: Type.String({ examples: ['gpt-4o-mini'] }),
+    temperature: Type.Optional(Type.Number({ description: "Absent: the provider's default" })),
+  },
+  { $id: 'AgentModel' },
+);
+export type AgentModel = Static<typeof AgentModel>;
+
+export const AgentVoicemail = Type.Object(
+  {
+    action: StringEnum(VOICEMAIL_ACTIONS),
+    message: Type.Optional(Type.String({ description: 'Said to the voicemail (leave_message); {{variables}} filled' })),
+  },
+  { $id: 'AgentVoicemail' },
+);
+export type AgentVoicemail = Static<typeof AgentVoicemail>;
 
 /** An agent as the API shows it (docs/interface.md#agents). */
 export const AgentView = Type.Object(
@@ -135,6 +253,12 @@ export const AgentView = Type.Object(
     toolIds: Type.Array(Type.String()),
     outcomes: Type.Array(Type.String()),
     simulator: Nullable(SimulatorScenario),
+    collect: Type.Array(ref(AgentCollectField)),
+    voice: Nullable(ref(AgentVoice), { description: "null: the provider's default voice (decision 0036)" }),
+    model: Nullable(ref(AgentModel), { description: 'null: the default model (decision 0036)' }),
+    language: Nullable(Type.String(), { description: "A canonical BCP-47 tag; null: the provider's default" }),
+    voicemail: Nullable(ref(AgentVoicemail), { description: "null: the provider's default (no detection)" }),
+    providerSettings: Nullable(FreeObject(), { description: 'Merged last into what is published' }),
     providerSync: Type.Object(
       {
         state: StringEnum(['synced', 'pending', 'failed'] as const),
@@ -148,7 +272,9 @@ export const AgentView = Type.Object(
       },
     ),
     configured: Type.Boolean({ description: 'Whether click to call can start calls through this agent' }),
-    variables: Type.Array(Type.String(), { description: 'The {{variables}} the prompt and first message use' }),
+    variables: Type.Array(Type.String(), {
+      description: 'The {{variables}} the prompt, first message and voicemail message use',
+    }),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),
   },
@@ -171,4 +297,12 @@ export const AgentCredentials = Type.Object(
 );
 export type AgentCredentials = Static<typeof AgentCredentials>;
 
-export const AGENT_VIEWS = [AgentView, AgentPage, AgentCredentials];
+export const AGENT_VIEWS = [
+  AgentCollectField,
+  AgentVoice,
+  AgentModel,
+  AgentVoicemail,
+  AgentView,
+  AgentPage,
+  AgentCredentials,
+];

@@ -6,12 +6,22 @@ import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { isKnownCountry } from '../lib/phone-numbers.js';
-import { placeholdersOf } from '../lib/template.js';
 import { AGENT_TOKEN_TOPIC, AGENT_TOPIC, type AgentCache } from './agent-cache.js';
+import {
+  type AgentDefinition,
+  type CollectField,
+  canonicalLanguage,
+  definitionProblems,
+  normalizeCollect,
+  variablesOf,
+} from './agent-definition.js';
 import type { AgentRow, AgentsRepository, NewAgentRow } from './agents.repository.js';
 import {
   type AgentCredentials,
+  type AgentModel,
   type AgentView,
+  type AgentVoice,
+  type AgentVoicemail,
   type CreateAgentInput,
   DEFAULT_OUTCOMES,
   type SimulatorScenario,
@@ -54,11 +64,38 @@ function toView(row: AgentRow): AgentView {
     toolIds: row.toolIds,
     outcomes: row.outcomes,
     simulator: (row.simulator as SimulatorScenario | null) ?? null,
+    ...definitionFields(row),
     providerSync: providerSyncOf(row),
     configured: isConfigured(row),
-    variables: placeholdersOf(row.prompt, row.firstMessage),
+    variables: variablesOf(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The agent's definition fields as stored (jsonb read back as written; null: the default, decision 0036). */
+function definitionFields(
+  row: Pick<AgentSettings, 'collect' | 'voice' | 'model' | 'language' | 'voicemail' | 'providerSettings'>,
+) {
+  return {
+    collect: (row.collect ?? []) as CollectField[],
+    voice: (row.voice ?? null) as AgentVoice | null,
+    model: (row.model ?? null) as AgentModel | null,
+    language: row.language ?? null,
+    voicemail: (row.voicemail ?? null) as AgentVoicemail | null,
+    providerSettings: row.providerSettings ?? null,
+  };
+}
+
+/** What is published of an agent (its definition), from its settings. */
+export function definitionOf(agent: AgentSettings): AgentDefinition {
+  return {
+    name: agent.name,
+    prompt: agent.prompt,
+    firstMessage: agent.firstMessage,
+    outcomes: agent.outcomes,
+    maxCallDurationSeconds: agent.maxCallDurationSeconds,
+    ...definitionFields(agent),
   };
 }
 
@@ -80,6 +117,20 @@ const publishAgain = (provider: string) =>
     : { providerSyncState: 'pending', providerSyncDueAt: new Date(), providerSyncAttempts: 0, providerSyncError: null };
 
 type AgentSettings = Omit<NewAgentRow, 'id' | 'organizationId' | 'createdAt' | 'updatedAt' | 'deletedAt'>;
+
+/** The definition's fields of a create or a change, as stored: collect normalized, the language canonical. */
+function definitionChanges(input: CreateAgentInput | UpdateAgentInput): Partial<AgentSettings> {
+  return {
+    ...(input.collect !== undefined ? { collect: normalizeCollect(input.collect) } : {}),
+    ...(input.voice !== undefined ? { voice: input.voice } : {}),
+    ...(input.model !== undefined ? { model: input.model } : {}),
+    ...(input.language !== undefined
+      ? { language: input.language === null ? null : (canonicalLanguage(input.language) ?? input.language) }
+      : {}),
+    ...(input.voicemail !== undefined ? { voicemail: input.voicemail } : {}),
+    ...(input.providerSettings !== undefined ? { providerSettings: input.providerSettings } : {}),
+  };
+}
 
 /** The rules a whole agent must satisfy that a JSON Schema cannot say. */
 function checkAgent(agent: AgentSettings): FieldProblem[] {
@@ -128,6 +179,11 @@ export interface AgentsServiceDeps {
   missingToolIds: (organizationId: string, ids: string[]) => Promise<string[]>;
   /** The provider of the organization's credential with this id; undefined when there is none. */
   credentialProviderOf: (organizationId: string, id: string) => Promise<string | undefined>;
+  /**
+   * What the provider's published schema refuses of the definition we would publish (decision 0036):
+   * the provider port's `agentProblems`, through the registry.
+   */
+  agentProblems: (provider: string, agent: AgentDefinition) => FieldProblem[];
 }
 
 export function createAgentsService({
@@ -138,6 +194,7 @@ export function createAgentsService({
   publicUrl,
   missingToolIds,
   credentialProviderOf,
+  agentProblems,
 }: AgentsServiceDeps) {
   const endpoint = `${publicUrl}/api/click-to-call`;
 
@@ -154,11 +211,17 @@ export function createAgentsService({
   }
 
   /**
-   * `checkAgent`'s problems, each attached tool id that names no tool of the organization, and a
-   * provider credential that is not the organization's or not for the agent's provider.
+   * `checkAgent`'s problems, the definition's, each attached tool id that names no tool of the
+   * organization, a provider credential that is not the organization's or not for the agent's
+   * provider; then, for a definition sound in itself, what its provider's schema refuses.
    */
   async function problemsOf(organizationId: string, agent: AgentSettings, toolIds: string[]): Promise<FieldProblem[]> {
-    const problems = checkAgent(agent);
+    const definition = definitionOf(agent);
+    const problems = [
+      ...checkAgent(agent),
+      ...definitionProblems(definition, (agent.simulator as SimulatorScenario | null | undefined) ?? null),
+    ];
+    if (problems.length === 0) problems.push(...agentProblems(agent.provider, definition));
     if (agent.provider !== 'simulator' && agent.providerCredentialId != null) {
       const provider = await credentialProviderOf(organizationId, agent.providerCredentialId);
       if (provider === undefined) {
@@ -191,7 +254,7 @@ export function createAgentsService({
       endpoint,
       apiToken,
       apiSecret,
-      variables: placeholdersOf(row.prompt, row.firstMessage),
+      variables: variablesOf(row),
       signatureRequired: !row.disableSignatureVerification,
       timestampRequired: row.requireSignatureTimestamp,
     });
@@ -218,6 +281,13 @@ export function createAgentsService({
         toolIds: input.toolIds ?? [],
         outcomes: input.outcomes ?? DEFAULT_OUTCOMES,
         simulator: input.simulator ?? null,
+        collect: [],
+        voice: null,
+        model: null,
+        language: null,
+        voicemail: null,
+        providerSettings: null,
+        ...definitionChanges(input),
       };
       const problems = await problemsOf(organizationId, settings, settings.toolIds ?? []);
       if (problems.length > 0) throw validationError(problems);
@@ -267,15 +337,25 @@ export function createAgentsService({
 
     async update(organizationId: string, id: string, patch: UpdateAgentInput): Promise<AgentView> {
       const current = await findOrThrow(organizationId, id);
-      const changed = Object.fromEntries(
-        Object.entries(patch).filter(([, v]) => v !== undefined),
-      ) as Partial<AgentSettings>;
+      const changed = {
+        ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+        ...definitionChanges(patch),
+      } as Partial<AgentSettings>;
       if (changed.name !== undefined) changed.name = changed.name.trim();
       const merged: AgentSettings = { ...current, ...changed };
       // Switching away from a real provider drops its credential rather than failing the change.
       if (changed.provider === 'simulator' && changed.providerCredentialId === undefined) {
         merged.providerCredentialId = null;
         changed.providerCredentialId = null;
+      }
+      // Provider settings are one provider's fields: another provider drops them, unless the change sets new ones.
+      if (
+        changed.provider !== undefined &&
+        changed.provider !== current.provider &&
+        changed.providerSettings === undefined
+      ) {
+        merged.providerSettings = null;
+        changed.providerSettings = null;
       }
       const problems = await problemsOf(organizationId, merged, changed.toolIds ?? []);
       if (problems.length > 0) throw validationError(problems);

@@ -18,6 +18,14 @@ export const CALL_RECORD_BUDGET = {
   errorBytes: 2 * 1024,
   /** A tool name, an outcome or an ended reason a provider reports, in UTF-8 bytes (ours are at most 64 characters). */
   nameBytes: 256,
+  /** The provider's summary of the call: a paragraph or two; a page at most. */
+  summaryBytes: 16 * 1024,
+  /** A recording's URL: a longer one is dropped with a warning (a cut URL plays nothing). */
+  recordingUrlBytes: 2 * 1024,
+  /** Warnings on one call (one per declared field at most, and the recording's). */
+  warnings: 64,
+  /** One warning's text, in UTF-8 bytes. */
+  warningBytes: 512,
 } as const;
 
 /** The turns, each text cut to its budget, as many as fit the transcript's budget (the last kept says how many did not). */
@@ -62,7 +70,13 @@ export function boundCallEvent(event: CallEvent): CallEvent {
     endedReason: cutText(event.endedReason, CALL_RECORD_BUDGET.nameBytes),
     ...(event.transcript ? { transcript: boundTranscript(event.transcript) } : {}),
     collectedData: boundJson(event.collectedData, CALL_RECORD_BUDGET.collectedDataBytes) as Record<string, unknown>,
+    ...(event.summary === undefined ? {} : { summary: cutText(event.summary, CALL_RECORD_BUDGET.summaryBytes) }),
   };
+}
+
+/** A call's warnings within their budget: the first ones, each cut to its budget. */
+export function boundWarnings(warnings: string[]): string[] {
+  return warnings.slice(0, CALL_RECORD_BUDGET.warnings).map((w) => cutText(w, CALL_RECORD_BUDGET.warningBytes));
 }
 
 /** A call's `error` text within its budget. */

@@ -6,6 +6,8 @@ import type { ToolsService } from '../tools/tools.service.js';
 import type { CallsRepository } from './calls.repository.js';
 import { callsRoutes } from './calls.routes.js';
 import { createCallsService } from './calls.service.js';
+import { createInboundCalls } from './inbound-calls.js';
+import { createInboundCallsRepository } from './inbound-calls.repository.js';
 
 export interface CallsModuleDeps {
   auth: AuthService;
@@ -19,7 +21,7 @@ export interface CallsModuleDeps {
 
 /** Call records, their lifecycle from provider events, the duration sweep and the calls API. */
 export function createCallsModule(
-  { config, metrics, log }: SharedDeps,
+  { db, config, metrics, log }: SharedDeps,
   { auth, repository, tools, deliveries, onCallsEnded }: CallsModuleDeps,
 ) {
   const calls = createCallsService({
@@ -36,8 +38,11 @@ export function createCallsModule(
     onCallsEnded,
     onCallEnded: metrics.calls.ended,
   });
+  // Incoming calls: recorded from the providers' webhooks and the simulator (decision 0038).
+  const inboundCalls = createInboundCalls({ repository: createInboundCallsRepository(db) });
   return {
     calls,
+    inboundCalls,
     module: {
       managementRoutes: [(app) => callsRoutes(app, { auth, calls })],
       jobs: [

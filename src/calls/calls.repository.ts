@@ -14,10 +14,25 @@ export interface ProviderCallContext {
   providerCredentialId: string | null;
   outcomes: string[];
 }
+/** The columns of a `ProviderCallContext`, read from a call joined with its agent. */
+export const PROVIDER_CONTEXT_COLUMNS = {
+  id: calls.id,
+  provider: calls.provider,
+  organizationId: calls.organizationId,
+  providerCredentialId: agents.providerCredentialId,
+  outcomes: agents.outcomes,
+};
+
 export type NewCallRow = typeof calls.$inferInsert;
 
-/** How a call ended: what the provider's end-of-call report says, and our own error text if any. */
-export type EndCall = Omit<Extract<CallEvent, { type: 'ended' }>, 'type' | 'callId'> & { error?: string };
+/**
+ * How a call ended: what the provider's end-of-call report says (its collected data typed, src/calls/end-report.ts),
+ * our own error text if any, and what the report said that could not be kept as it was.
+ */
+export type EndCall = Omit<Extract<CallEvent, { type: 'ended' }>, 'type' | 'callId'> & {
+  error?: string;
+  warnings?: string[];
+};
 
 /**
  * Each id once, sorted: a later duplicate's result is false (the first one did the work), and every
@@ -72,6 +87,16 @@ export function createCallsRepository(db: Db) {
     return changedIn(items, isFirst, result);
   });
 
+  // What the agents of ending calls declare they collect (`collect`): one statement for the ends
+  // that arrive together. A call whose agent declares nothing, or that is unknown, reads [].
+  const collects = createBatcher(async (ids: string[]) => {
+    const result = await db.execute(sql`
+      select c.id, a.collect from calls c join agents a on a.id = c.agent_id
+      where c.id = any(${sql.param([...new Set(ids)])}::text[])`);
+    const byId = new Map(rowsOf<{ id: string; collect: unknown }>(result).map((row) => [row.id, row.collect]));
+    return ids.map((id) => byId.get(id) ?? []);
+  });
+
   const ringing = createBatcher(async (items: { id: string; providerCallId?: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const result = await retryOnConflict(() =>
@@ -118,6 +143,9 @@ export function createCallsRepository(db: Db) {
           collected_data = v.collected_data::jsonb,
           transcript = coalesce(v.transcript::jsonb, calls.transcript),
           error = coalesce(v.error, calls.error),
+          summary = v.summary,
+          recording_url = v.recording_url,
+          warnings = calls.warnings || coalesce(v.warnings::jsonb, '[]'::jsonb),
           answered_at = coalesce(calls.answered_at, v.answered_at),
           provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
         from unnest(
@@ -129,10 +157,13 @@ export function createCallsRepository(db: Db) {
           ${column((e) => JSON.stringify(e.collectedData))}::text[],
           ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null))}::text[],
           ${column((e) => e.error ?? null)}::text[],
+          ${column((e) => e.summary ?? null)}::text[],
+          ${column((e) => e.recordingUrl ?? null)}::text[],
+          ${column((e) => (e.warnings?.length ? JSON.stringify(e.warnings) : null))}::text[],
           ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[],
           ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[]
-        ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, answered_at,
-               provider_call_id)
+        ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, summary,
+               recording_url, warnings, answered_at, provider_call_id)
         where calls.id = v.id and calls.status <> 'ended'
         returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider
       ),
@@ -186,13 +217,7 @@ export function createCallsRepository(db: Db) {
     /** What a provider's webhook about the call needs: the call's provider, organization, and its agent's credential and outcomes. */
     async providerContext(id: string): Promise<ProviderCallContext | undefined> {
       const rows = await db
-        .select({
-          id: calls.id,
-          provider: calls.provider,
-          organizationId: calls.organizationId,
-          providerCredentialId: agents.providerCredentialId,
-          outcomes: agents.outcomes,
-        })
+        .select(PROVIDER_CONTEXT_COLUMNS)
         .from(calls)
         .innerJoin(agents, eq(agents.id, calls.agentId))
         .where(eq(calls.id, id))
@@ -219,6 +244,9 @@ export function createCallsRepository(db: Db) {
         .orderBy(desc(calls.id))
         .limit(filter.limit);
     },
+
+    /** What the call's agent declares it collects (`agents.collect`, read as stored), [] for an unknown call. */
+    collectOf: (id: string): Promise<unknown> => collects.add(id),
 
     /** Records the provider's id for the call. */
     setProviderCallId: (id: string, providerCallId: string): Promise<boolean> =>
@@ -298,6 +326,9 @@ export function createCallsRepository(db: Db) {
                 - coalesce(calls.answered_at, calls.started_at, calls.created_at)))))::int),
             collected_data = coalesce(calls.provisional_end->'collectedData', calls.collected_data),
             transcript = coalesce(calls.provisional_end->'transcript', calls.transcript),
+            summary = coalesce(calls.provisional_end->>'summary', calls.summary),
+            recording_url = coalesce(calls.provisional_end->>'recordingUrl', calls.recording_url),
+            warnings = calls.warnings || coalesce(calls.provisional_end->'warnings', '[]'::jsonb),
             answered_at = coalesce(calls.answered_at, (calls.provisional_end->>'answeredAt')::timestamptz)
           where calls.id in (
             select id from calls where status <> 'ended' and deadline_at < ${at}::timestamptz

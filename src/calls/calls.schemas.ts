@@ -5,6 +5,8 @@ import { FreeObject, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib
 import { ToolInvocationView } from '../tools/tools.schemas.js';
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
+/** `outbound`: placed by click to call or `POST /v1/calls`; `inbound`: a caller rang one of our numbers. */
+export const CALL_DIRECTIONS = ['outbound', 'inbound'] as const;
 
 export const TranscriptTurnView = Type.Object(
   {
@@ -23,6 +25,9 @@ export const CallView = Type.Object(
     agentId: Type.String(),
     provider: StringEnum(PROVIDERS),
     providerCallId: Nullable(Type.String()),
+    direction: StringEnum(CALL_DIRECTIONS, {
+      description: 'outbound: placed by click to call or POST /v1/calls; inbound: a caller rang one of our numbers',
+    }),
     from: Type.String({ description: "The agent's number, or the simulated caller id +15555550100" }),
     to: Type.String(),
     status: StringEnum(CALL_STATUSES),
@@ -30,7 +35,20 @@ export const CallView = Type.Object(
     endedReason: Nullable(Type.String()),
     error: Nullable(Type.String()),
     variables: FreeObject({ description: 'The click-to-call variables, as sent' }),
-    collectedData: FreeObject({ description: 'What the provider reported as collected' }),
+    collectedData: FreeObject({
+      description:
+        "What the call gathered, typed as the agent's `collect` declares it (every reported key when it declares nothing)",
+    }),
+    summary: Nullable(Type.String(), {
+      description: "The provider's summary of the call (the simulator's: its scenario's), once ended",
+    }),
+    recordingUrl: Nullable(Type.String(), {
+      description: 'Where the provider keeps the recording (http or https), when it made one',
+    }),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'What the end-of-call report said that could not be kept as it was, e.g. `collectedData.age: expected a number, got "forty"`',
+    }),
     transcript: Type.Array(ref(TranscriptTurnView)),
     toolInvocations: Type.Array(ref(ToolInvocationView)),
     deliveries: Type.Array(ref(DeliveryView)),

@@ -8,6 +8,7 @@ import type { ToolInvocationView } from '../tools/tools.schemas.js';
 import { boundCallEvent, boundErrorText, CALL_RECORD_BUDGET } from './call-record-budget.js';
 import type { CallRow, CallsRepository, EndCall } from './calls.repository.js';
 import type { CallView } from './calls.schemas.js';
+import { type EndedEvent, endReportOf } from './end-report.js';
 
 export { CALL_STATUSES } from './calls.schemas.js';
 
@@ -29,12 +30,16 @@ export function toCallView(
     // Simulator calls recorded before decision 0032 have no number: they show the simulated one.
     from: row.fromNumber ?? SIMULATED_CALLER_ID,
     to: row.toNumber,
+    direction: row.direction as CallView['direction'],
     status: row.status as CallView['status'],
     outcome: row.outcome,
     endedReason: row.endedReason,
     error: row.error,
     variables: row.variables,
     collectedData: row.collectedData,
+    summary: row.summary,
+    recordingUrl: row.recordingUrl,
+    warnings: row.warnings,
     transcript: row.transcript,
     toolInvocations,
     deliveries,
@@ -94,6 +99,13 @@ export function createCallsService({
   onCallEnded = () => {},
   onEndRefused = () => {},
 }: CallsServiceDeps) {
+  /**
+   * The report as the call records it: its collected data typed against the agent's `collect`, and
+   * what could not be kept listed in its warnings. Nothing reported, nothing to read.
+   */
+  const reportOf = async (event: EndedEvent): Promise<EndCall> =>
+    endReportOf(event, Object.keys(event.collectedData).length === 0 ? [] : await repository.collectOf(event.callId));
+
   /** Ends a call through the repository; true when this report ended it (its outcome is then queued). */
   const end = async (callId: string, report: EndCall, providerCallId?: string): Promise<boolean> => {
     const ended = await repository.end(callId, report, providerCallId);
@@ -189,11 +201,13 @@ export function createCallsService({
     /** Applies what a provider reports. Events for calls that have ended already change nothing. */
     async applyEvent(event: CallEvent): Promise<void> {
       // A NUL or lone surrogate in a transcript or collected data would fail the write (json-guard.ts).
-      // Whatever the provider reported, the call's record stays within its budget (call-record-budget.ts).
-      event = boundCallEvent(toStorableJson(event));
+      // Whatever the provider reported, the call's record stays within its budget (call-record-budget.ts;
+      // an end's, once its collected data is typed: end-report.ts).
+      event = toStorableJson(event);
       const { callId } = event;
       if (event.type === 'transcript') {
-        await repository.appendTranscript(callId, event.turn, CALL_RECORD_BUDGET.transcriptBytes);
+        const { turn } = boundCallEvent(event) as typeof event;
+        await repository.appendTranscript(callId, turn, CALL_RECORD_BUDGET.transcriptBytes);
         return;
       }
       const providerCallId = await takeQueuedId(callId);
@@ -208,7 +222,7 @@ export function createCallsService({
           await toolCalls.settled(callId);
           let ended: boolean;
           try {
-            ended = await end(callId, event, providerCallId);
+            ended = await end(callId, await reportOf(event), providerCallId);
           } catch (error) {
             // A passing fault is the reporter's to retry; a report the database refuses would be
             // refused again for ever, so the call ends without it (and its number is free again).
@@ -240,9 +254,9 @@ export function createCallsService({
      * An end reported before the provider's analysis (Retell's `call_ended`): kept on the call, which
      * ends with the analysis (`applyEvent`) or, `graceSeconds` later, with this.
      */
-    async provisionalEnd(event: Extract<CallEvent, { type: 'ended' }>, graceSeconds: number): Promise<void> {
-      const { type: _type, callId, ...end } = toStorableJson(event);
-      await repository.provisionalEnd(callId, end, graceSeconds);
+    async provisionalEnd(event: EndedEvent, graceSeconds: number): Promise<void> {
+      const storable = toStorableJson(event);
+      await repository.provisionalEnd(storable.callId, await reportOf(storable), graceSeconds);
     },
 
     /** Ends a call whose start the provider refused, releasing its number at once. */

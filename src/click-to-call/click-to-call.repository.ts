@@ -1,4 +1,5 @@
-import { and, count, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { AgentRow } from '../agents/agents.repository.js';
 import type { NewCallRow } from '../calls/calls.repository.js';
 import { type Db, isDatabaseUnreachable, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
@@ -55,6 +56,16 @@ export function createClickToCallRepository(db: Db) {
   );
 
   return {
+    /** The organization's live agent with this id, for `POST /v1/calls`; undefined when it has none. */
+    async findAgent(organizationId: string, id: string): Promise<AgentRow | undefined> {
+      const rows = await db
+        .select()
+        .from(agents)
+        .where(and(eq(agents.organizationId, organizationId), eq(agents.id, id), isNull(agents.deletedAt)))
+        .limit(1);
+      return rows[0];
+    },
+
     /**
      * Counts one request against the agent's current minute and returns the count so far, in one
      * statement, so every process shares the same counter.
@@ -149,7 +160,10 @@ export function createClickToCallRepository(db: Db) {
           const inserted = await tx
             .insert(calls)
             .values(call)
-            .onConflictDoNothing({ target: [calls.agentId, calls.toNumber], where: sql.raw(`status <> 'ended' and direction = 'outbound'`) })
+            .onConflictDoNothing({
+              target: [calls.agentId, calls.toNumber],
+              where: sql.raw(`status <> 'ended' and direction = 'outbound'`),
+            })
             .returning({ id: calls.id });
           if (inserted.length === 0) throw new Refusal('number_busy');
         });

@@ -1,9 +1,12 @@
+import { variablesOf } from '../agents/agent-definition.js';
+import type { AgentRow } from '../agents/agents.repository.js';
 import type { SimulatorScenario } from '../agents/agents.schemas.js';
 import { type AgentsService, type CallTriggerAgent, isConfigured } from '../agents/agents.service.js';
+import type { CallView } from '../calls/calls.schemas.js';
 import type { CallsService } from '../calls/calls.service.js';
+import { ApiError, notFound } from '../errors.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
-import { placeholdersOf } from '../lib/template.js';
 import {
   type ProviderName,
   type ProviderRegistry,
@@ -11,10 +14,11 @@ import {
   type StartCallRequest,
   type StartCallResult,
 } from '../providers/voice-provider.js';
+import { type CallRefusal, refusalToCtc } from './call-refusals.js';
 import type { ClickToCallRepository, IdempotencyRow } from './click-to-call.repository.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { numberPolicyProblems } from './number-policy.js';
-import { parseClickToCallBody } from './request-body.js';
+import { checkCallRequestBody, type ParsedBody, parseClickToCallBody } from './request-body.js';
 import { signClickToCall, verifyClickToCallSignature } from './request-signature.js';
 
 /** A click-to-call request as received: headers and the exact bytes of the body. */
@@ -33,6 +37,65 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const IDEMPOTENCY_ABANDONED_MS = 60_000;
 const MAX_IDEMPOTENCY_KEY = 255;
 const WINDOW_MS = 60_000;
+/**
+ * Keys of `POST /v1/calls` are kept apart from click to call's (the same table, per agent): the two
+ * hash different bodies and store different answers, so one key can never replay the other's.
+ */
+const API_KEY_PREFIX = 'api:';
+
+/** What `POST /v1/calls` asks: the agent, the number and the variables, as the route received them. */
+export interface ApiCallRequest {
+  agentId: string;
+  phone: string;
+  variables?: Record<string, string>;
+}
+
+/** `POST /v1/calls`'s answer: the call, or the check that refused it (docs/interface.md#post-v1calls). */
+export type ApiCallResult = { ok: true; call: CallView; replayed: boolean } | { ok: false; refusal: CallRefusal };
+
+/** The agent types that place calls (an inbound agent answers them). */
+const PLACES_CALLS = new Set(['outbound', 'click_to_call']);
+
+/**
+ * Whether the agent can place a call through `POST /v1/calls`: as `configured` says for click to call
+ * (a provider, and for real providers a credential and a caller id), for either type that places calls.
+ */
+const canPlaceCalls = (row: AgentRow) => PLACES_CALLS.has(row.type) && isConfigured({ ...row, type: 'click_to_call' });
+
+/**
+ * What the checks from the idempotency key on came to: a call placed, an earlier request's answer
+ * to replay (same key, same body), or the refusal of the first check that failed.
+ */
+type Placement =
+  | { kind: 'placed'; callId: string }
+  | { kind: 'replay'; callId: string; response: Record<string, unknown> | null }
+  | { kind: 'refused'; refusal: CallRefusal };
+
+const refused = (refusal: CallRefusal): Placement => ({ kind: 'refused', refusal });
+
+/** An `Idempotency-Key` as sent, as stored (`storedKey`), and the hash of the request it came with. */
+interface Idempotency {
+  key: string;
+  storedKey: string;
+  requestHash: string;
+}
+
+/** What `place` needs besides the agent: the key, the agent's readiness, the body and what a replay answers. */
+interface PlaceRequest {
+  idempotency: Idempotency | undefined;
+  /** Whether the agent is set up to place this kind of call (ctc:005 otherwise). */
+  configured: (row: AgentRow) => boolean;
+  /** The body check (ctc:009), made at its place in the order. */
+  body: () => ParsedBody;
+  /** What the key keeps to answer a retry with, once the call is placed. */
+  storedAnswer: (callId: string) => Record<string, unknown>;
+}
+
+/** The request's own bytes' stand-in for `POST /v1/calls`: its fields, in one order whatever order they came in. */
+function apiRequestHash(input: ApiCallRequest): string {
+  const variables = Object.entries(input.variables ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return sha256Hex(JSON.stringify([input.agentId, input.phone, variables]));
+}
 
 export interface ClickToCallServiceDeps {
   agents: AgentsService;
@@ -48,7 +111,8 @@ export interface ClickToCallServiceDeps {
 
 /**
  * `POST /api/click-to-call` (docs/interface.md#click-to-call): every check in its documented order, the first that
- * fails answers. Returns the response to send; never throws.
+ * fails answers. Returns the response to send; never throws. `POST /v1/calls` goes through the same
+ * checks from the idempotency key on (`startCall`).
  */
 export function createClickToCallService(deps: ClickToCallServiceDeps) {
   const { agents, calls, repository, providers } = deps;
@@ -56,29 +120,25 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
   const report = deps.onError ?? (() => {});
   const answered = deps.onAnswered ?? (() => {});
 
-  function replay(row: IdempotencyRow, requestHash: string, requestId: string): CtcResponse {
+  /** What an earlier request with the same key answers: its answer again, or why it cannot. */
+  function replayOf(row: IdempotencyRow, requestHash: string): Placement {
     if (row.requestHash !== requestHash) {
-      return ctcError('ctc:011', requestId, {
+      return refused({
+        code: 'ctc:011',
         details: [{ path: 'headers.idempotency-key', message: 'was used with a different request body' }],
       });
     }
     if (row.state === 'completed' && row.response) {
-      // The first answer's body, its requestId included; a key stored before that was kept (decision
-      // 0033) answers with this request's id, so the body still has every documented field.
-      return { status: 200, body: { requestId, ...row.response }, headers: { 'idempotent-replayed': 'true' } };
+      return { kind: 'replay', callId: row.callId ?? String(row.response.callId ?? ''), response: row.response };
     }
     // Still in progress after a minute: the first request's process died after its call was
     // recorded (the key and the call commit together). Whether the provider already placed it is
     // unknown, so the call is never placed again: the retry learns its id, and its outcome arrives
     // like any other (the duration sweep closes it if nothing ever reports).
     if (row.callId && row.createdAt.getTime() < now().getTime() - IDEMPOTENCY_ABANDONED_MS) {
-      return {
-        status: 200,
-        body: { success: true, callId: row.callId, status: 'queued', requestId },
-        headers: { 'idempotent-replayed': 'true' },
-      };
+      return { kind: 'replay', callId: row.callId, response: null };
     }
-    return ctcError('ctc:012', requestId);
+    return refused({ code: 'ctc:012' });
   }
 
   async function startWithProvider(provider: ProviderName, request: StartCallRequest): Promise<StartCallResult> {
@@ -91,35 +151,27 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     }
   }
 
-  /** A response when the key settles the request (a replay or a refusal); undefined to go on. */
-  async function answerFromIdempotencyKey(
-    agentId: string,
-    key: string,
-    requestHash: string,
-    requestId: string,
-  ): Promise<CtcResponse | undefined> {
-    if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY) {
-      return ctcError('ctc:011', requestId, {
+  /** A placement when the key settles the request (a replay or a refusal); undefined to go on. */
+  async function placementFromIdempotencyKey(agentId: string, key: Idempotency): Promise<Placement | undefined> {
+    if (key.key.length === 0 || key.key.length > MAX_IDEMPOTENCY_KEY) {
+      return refused({
+        code: 'ctc:011',
         details: [{ path: 'headers.idempotency-key', message: `must be 1 to ${MAX_IDEMPOTENCY_KEY} characters` }],
       });
     }
     try {
       const at = now();
-      await repository.deleteIdempotencyKeyIfExpired(agentId, key, at);
-      const existing = await repository.findIdempotencyKey(agentId, key);
-      return existing ? replay(existing, requestHash, requestId) : undefined;
+      await repository.deleteIdempotencyKeyIfExpired(agentId, key.storedKey, at);
+      const existing = await repository.findIdempotencyKey(agentId, key.storedKey);
+      return existing ? replayOf(existing, key.requestHash) : undefined;
     } catch (error) {
       report(error, 'reading the idempotency key');
-      return ctcError('ctc:002', requestId);
+      return refused({ code: 'ctc:002' });
     }
   }
 
   /** ctc:010 once the agent's requests this minute exceed its limit, counted in the database. */
-  async function checkRateLimit(
-    agentId: string,
-    limit: number | null,
-    requestId: string,
-  ): Promise<CtcResponse | undefined> {
+  async function checkRateLimit(agentId: string, limit: number | null): Promise<Placement | undefined> {
     if (limit === null) return undefined;
     const at = now().getTime();
     const windowStart = at - (at % WINDOW_MS);
@@ -128,11 +180,122 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
       seen = await repository.countRequest(agentId, new Date(windowStart));
     } catch (error) {
       report(error, 'counting the request');
-      return ctcError('ctc:002', requestId);
+      return refused({ code: 'ctc:002' });
     }
     if (seen <= limit) return undefined;
-    const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - at) / 1000));
-    return ctcError('ctc:010', requestId, { headers: { 'retry-after': String(retryAfter) } });
+    return refused({
+      code: 'ctc:010',
+      retryAfterSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - at) / 1000)),
+    });
+  }
+
+  /**
+   * The checks of click to call from the idempotency key on (steps 6–13), for an agent its caller
+   * may use: the first that fails refuses; else the call is recorded and handed to its provider.
+   */
+  async function place(row: AgentRow, request: PlaceRequest): Promise<Placement> {
+    // A retried request answers what the first one did, before it counts against the rate limit.
+    const { idempotency } = request;
+    if (idempotency) {
+      const settled = await placementFromIdempotencyKey(row.id, idempotency);
+      if (settled) return settled;
+    }
+
+    // The agent's rate limit, counted in the database so every process shares it.
+    const limited = await checkRateLimit(row.id, row.rateLimitPerMinute);
+    if (limited) return limited;
+
+    // The agent must be on and set up to place calls.
+    if (!row.enabled) return refused({ code: 'ctc:004' });
+    if (!request.configured(row)) return refused({ code: 'ctc:005' });
+
+    // The body.
+    const body = request.body();
+    if (!body.ok) return refused({ code: 'ctc:009', details: body.details });
+    // Costly number types and the agent's countries (toll fraud, decision 0031).
+    const refusedNumber = numberPolicyProblems(body.phone, row.allowedCountries ?? null);
+    if (refusedNumber.length > 0) return refused({ code: 'ctc:009', details: refusedNumber });
+
+    // Variables the script uses but the request left out are sent as "", never undefined.
+    const variables: Record<string, string> = Object.fromEntries([
+      ...variablesOf(row)
+        .filter((name) => !name.startsWith('tool.'))
+        .map((name) => [name, ''] as const),
+      ...Object.entries(body.variables),
+    ]);
+
+    // One open call per number and at most maxConcurrentCalls, decided by the database.
+    const startedAt = now();
+    const callId = newId('call', startedAt.getTime());
+    let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
+    try {
+      accepted = await repository.acceptCall({
+        call: {
+          id: callId,
+          organizationId: row.organizationId,
+          agentId: row.id,
+          provider: row.provider,
+          // Only a simulator agent can lack a number (isConfigured); its calls show the simulated one.
+          fromNumber: row.fromNumber ?? SIMULATED_CALLER_ID,
+          toNumber: body.phone,
+          status: 'queued',
+          variables,
+          collectedData: {},
+          transcript: [],
+          startedAt,
+          deadlineAt: new Date(startedAt.getTime() + row.maxCallDurationSeconds * 1000),
+        },
+        maxConcurrentCalls: row.maxConcurrentCalls,
+        idempotency: idempotency && {
+          key: idempotency.storedKey,
+          requestHash: idempotency.requestHash,
+          expiresAt: new Date(startedAt.getTime() + IDEMPOTENCY_TTL_MS),
+        },
+      });
+    } catch (error) {
+      report(error, 'recording the call');
+      return refused({ code: 'ctc:008' });
+    }
+    if (!accepted.ok) {
+      if (accepted.reason === 'idempotency_taken' && idempotency) {
+        const existing = await repository.findIdempotencyKey(row.id, idempotency.storedKey).catch(() => undefined);
+        return existing ? replayOf(existing, idempotency.requestHash) : refused({ code: 'ctc:012' });
+      }
+      return refused({ code: 'ctc:007', reason: accepted.reason === 'at_capacity' ? 'at_capacity' : 'number_busy' });
+    }
+
+    // The provider places the call; if it cannot, the call ends and its number is free again.
+    const started = await startWithProvider(row.provider as ProviderName, {
+      callId,
+      agent: {
+        id: row.id,
+        organizationId: row.organizationId,
+        name: row.name,
+        prompt: row.prompt,
+        firstMessage: row.firstMessage,
+        fromNumber: row.fromNumber,
+        providerCredentialId: row.providerCredentialId,
+        providerAgentId: row.providerAgentId,
+        simulator: row.simulator as SimulatorScenario | null,
+      },
+      to: body.phone,
+      variables,
+    });
+    try {
+      if (!started.ok) {
+        await calls.failStart(callId, started.message);
+        if (idempotency) await repository.releaseIdempotencyKey(row.id, idempotency.storedKey);
+        return refused({ code: 'ctc:008', callId });
+      }
+      calls.recordProviderCallId(callId, started.providerCallId);
+      if (idempotency) {
+        await repository.completeIdempotencyKey(row.id, idempotency.storedKey, request.storedAnswer(callId));
+      }
+      return { kind: 'placed', callId };
+    } catch (error) {
+      report(error, 'recording the provider answer');
+      return started.ok ? { kind: 'placed', callId } : refused({ code: 'ctc:008', callId });
+    }
   }
 
   /** Every check in order; the first that fails answers. */
@@ -167,108 +330,30 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
       if (!verdict.ok) return ctcError(verdict.code, requestId, { details: verdict.details });
     }
 
-    // A retried request answers what the first one did, before it counts against the rate limit.
-    const idempotencyKey = request.idempotencyKey;
-    const requestHash = sha256Hex(rawBody);
-    if (idempotencyKey !== undefined) {
-      const answered = await answerFromIdempotencyKey(row.id, idempotencyKey, requestHash, requestId);
-      if (answered) return answered;
-    }
-
-    // 5a. The agent's rate limit, counted in the database so every process shares it.
-    const limited = await checkRateLimit(row.id, row.rateLimitPerMinute, requestId);
-    if (limited) return limited;
-
-    // 6–7. The agent must be on and set up for click to call.
-    if (!row.enabled) return ctcError('ctc:004', requestId);
-    if (!isConfigured(row)) return ctcError('ctc:005', requestId);
-
-    // 8. The body.
-    const body = parseClickToCallBody(request.rawBody);
-    if (!body.ok) return ctcError('ctc:009', requestId, { details: body.details });
-    // Costly number types and the agent's countries (toll fraud, decision 0031).
-    const refusedNumber = numberPolicyProblems(body.phone, row.allowedCountries ?? null);
-    if (refusedNumber.length > 0) return ctcError('ctc:009', requestId, { details: refusedNumber });
-
-    // Variables the script uses but the request left out are sent as "", never undefined.
-    const variables: Record<string, string> = Object.fromEntries([
-      ...placeholdersOf(row.prompt, row.firstMessage)
-        .filter((name) => !name.startsWith('tool.'))
-        .map((name) => [name, ''] as const),
-      ...Object.entries(body.variables),
-    ]);
-
-    // 9. One open call per number and at most maxConcurrentCalls, decided by the database.
-    const startedAt = now();
-    const callId = newId('call', startedAt.getTime());
-    let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
-    try {
-      accepted = await repository.acceptCall({
-        call: {
-          id: callId,
-          organizationId: row.organizationId,
-          agentId: row.id,
-          provider: row.provider,
-          // Only a simulator agent can lack a number (isConfigured); its calls show the simulated one.
-          fromNumber: row.fromNumber ?? SIMULATED_CALLER_ID,
-          toNumber: body.phone,
-          status: 'queued',
-          variables,
-          collectedData: {},
-          transcript: [],
-          startedAt,
-          deadlineAt: new Date(startedAt.getTime() + row.maxCallDurationSeconds * 1000),
-        },
-        maxConcurrentCalls: row.maxConcurrentCalls,
-        idempotency:
-          idempotencyKey === undefined
-            ? undefined
-            : { key: idempotencyKey, requestHash, expiresAt: new Date(startedAt.getTime() + IDEMPOTENCY_TTL_MS) },
-      });
-    } catch (error) {
-      report(error, 'recording the call');
-      return ctcError('ctc:008', requestId);
-    }
-    if (!accepted.ok) {
-      if (accepted.reason === 'idempotency_taken' && idempotencyKey !== undefined) {
-        const existing = await repository.findIdempotencyKey(row.id, idempotencyKey).catch(() => undefined);
-        return existing ? replay(existing, requestHash, requestId) : ctcError('ctc:012', requestId);
-      }
-      return ctcError('ctc:007', requestId);
-    }
-
-    // 10. The provider places the call; if it cannot, the call ends and its number is free again.
-    const started = await startWithProvider(row.provider as ProviderName, {
-      callId,
-      agent: {
-        id: row.id,
-        organizationId: row.organizationId,
-        name: row.name,
-        prompt: row.prompt,
-        firstMessage: row.firstMessage,
-        fromNumber: row.fromNumber,
-        providerCredentialId: row.providerCredentialId,
-        providerAgentId: row.providerAgentId,
-        simulator: row.simulator as SimulatorScenario | null,
-      },
-      to: body.phone,
-      variables,
+    // 6–13.
+    const success = (callId: string) => ({ success: true, callId, status: 'queued', requestId });
+    const placement = await place(row, {
+      idempotency:
+        request.idempotencyKey === undefined
+          ? undefined
+          : { key: request.idempotencyKey, storedKey: request.idempotencyKey, requestHash: sha256Hex(rawBody) },
+      configured: isConfigured,
+      body: () => parseClickToCallBody(request.rawBody),
+      // The first answer's body, its requestId included (decision 0033).
+      storedAnswer: success,
     });
-    try {
-      if (!started.ok) {
-        await calls.failStart(callId, started.message);
-        if (idempotencyKey !== undefined) await repository.releaseIdempotencyKey(row.id, idempotencyKey);
-        return ctcError('ctc:008', requestId, { callId });
-      }
-      calls.recordProviderCallId(callId, started.providerCallId);
-      const response = { success: true, callId, status: 'queued', requestId };
-      if (idempotencyKey !== undefined) await repository.completeIdempotencyKey(row.id, idempotencyKey, response);
-      return { status: 200, body: response };
-    } catch (error) {
-      report(error, 'recording the provider answer');
-      return started.ok
-        ? { status: 200, body: { success: true, callId, status: 'queued', requestId } }
-        : ctcError('ctc:008', requestId, { callId });
+    const replayed = { 'idempotent-replayed': 'true' };
+    switch (placement.kind) {
+      case 'placed':
+        return { status: 200, body: success(placement.callId) };
+      case 'replay':
+        // A key stored before the requestId was kept (decision 0033) answers with this request's id,
+        // so the body still has every documented field.
+        return placement.response
+          ? { status: 200, body: { requestId, ...placement.response }, headers: replayed }
+          : { status: 200, body: success(placement.callId), headers: replayed };
+      case 'refused':
+        return refusalToCtc(placement.refusal, requestId);
     }
   }
 
@@ -292,6 +377,41 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
       const { code } = response.body;
       answered(response.body.success === true ? 'success' : typeof code === 'string' ? code : 'unknown');
       return response;
+    },
+
+    /**
+     * `POST /v1/calls` (docs/interface.md#post-v1calls): a call through one of the organization's
+     * agents, authenticated by the caller's API key or session instead of the agent's credentials,
+     * then through click to call's checks from the idempotency key on. Another organization's agent
+     * is 404, an inbound agent 409; a refusal is a value, with the ctc code of the check.
+     */
+    async startCall(
+      organizationId: string,
+      input: ApiCallRequest,
+      idempotencyKey: string | undefined,
+    ): Promise<ApiCallResult> {
+      const row = await repository.findAgent(organizationId, input.agentId);
+      if (!row) throw notFound('Agent');
+      if (!PLACES_CALLS.has(row.type)) {
+        throw new ApiError('conflict', 'An inbound agent answers calls; it places none', [
+          { path: '$.agentId', message: 'is an inbound agent: place calls through an outbound or click_to_call agent' },
+        ]);
+      }
+      const placement = await place(row, {
+        idempotency:
+          idempotencyKey === undefined
+            ? undefined
+            : { key: idempotencyKey, storedKey: API_KEY_PREFIX + idempotencyKey, requestHash: apiRequestHash(input) },
+        configured: canPlaceCalls,
+        body: () => checkCallRequestBody({ phone: input.phone, variables: input.variables }),
+        storedAnswer: (callId) => ({ callId }),
+      });
+      if (placement.kind === 'refused') return { ok: false, refusal: placement.refusal };
+      return {
+        ok: true,
+        call: await calls.get(organizationId, placement.callId),
+        replayed: placement.kind === 'replay',
+      };
     },
 
     /**

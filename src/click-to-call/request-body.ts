@@ -36,6 +36,14 @@ export function parseClickToCallBody(raw: Buffer | undefined): ParsedBody {
     const reason = error instanceof SyntaxError ? error.message : 'the body is not UTF-8';
     return { ok: false, details: [{ path: '$', message: `The body is not valid JSON: ${reason}` }] };
   }
+  return checkCallRequestBody(value);
+}
+
+/**
+ * The body check (docs/interface.md#click-to-call, step 11) of a body already parsed: click to call's
+ * once its bytes are read as JSON, and `POST /v1/calls`'s `phone` and `variables`.
+ */
+export function checkCallRequestBody(value: unknown): ParsedBody {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, details: [{ path: '$', message: 'The body must be a JSON object' }] };
   }

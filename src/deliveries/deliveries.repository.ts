@@ -156,6 +156,10 @@ function toClaimed(r: Raw): ClaimedDelivery {
             startedAt: date(r.started_at),
             endedAt: date(r.ended_at),
             durationSeconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
+            direction: (r.direction as string | null) ?? 'outbound',
+            summary: (r.summary as string | null) ?? null,
+            recordingUrl: (r.recording_url as string | null) ?? null,
+            warnings: (r.warnings as string[] | null) ?? [],
           },
   };
 }
@@ -321,7 +325,8 @@ export function createDeliveriesRepository(
             case when i.previous_secret_expires_at > now() then i.previous_secret_sealed end as previous_secret_sealed,
             i.trigger_conditions,
             c.agent_id as call_agent_id, a.name as agent_name, c.from_number, c.to_number, c.outcome, c.ended_reason,
-            c.transcript, c.collected_data, c.variables, c.started_at, c.ended_at, c.duration_seconds
+            c.transcript, c.collected_data, c.variables, c.started_at, c.ended_at, c.duration_seconds,
+            c.direction, c.summary, c.recording_url, c.warnings
           from claimed
           join integrations i on i.id = claimed.integration_id
           left join calls c on claimed.payload is null and c.id = claimed.call_id

@@ -18,13 +18,22 @@ export interface EndedCall {
   startedAt: string | null;
   endedAt: string | null;
   durationSeconds: number | null;
+  /** `outbound` (the default: a call recorded before issue 17 was one) or `inbound`. */
+  direction?: string;
+  /** The provider's summary; absent or null: none. */
+  summary?: string | null;
+  /** The recording's http(s) URL; absent or null: none. */
+  recordingUrl?: string | null;
+  /** What the end-of-call report said that could not be kept as it was; absent: none. */
+  warnings?: string[];
 }
 
 /**
  * The call-outcome payload (docs/interface.md#call-outcome-webhook) as the exact bytes to send. The same call
  * always gives the same bytes, so every attempt of a delivery signs the same body. When the JSON
  * would exceed 256 KiB, the oldest transcript turns go first, then the collected data, and
- * `truncated` says what was removed. `test` marks the sample that "Send test" sends.
+ * `truncated` says what was removed. `test` marks the sample that "Send test" sends. Every field of
+ * the calls API's view the payload shows is there, null when the call has none (decision 0037).
  */
 export function buildOutcomePayload(
   call: EndedCall,
@@ -50,6 +59,11 @@ export function buildOutcomePayload(
     endedAt: call.endedAt,
     durationSeconds: call.durationSeconds,
     endedReason: call.endedReason,
+    // Issue 17's additions, after the contract's fields: always present, null when there is none.
+    direction: call.direction ?? 'outbound',
+    summary: call.summary ?? null,
+    recordingUrl: call.recordingUrl ?? null,
+    warnings: call.warnings ?? [],
   };
   let body = Buffer.from(JSON.stringify(payload));
   if (body.length <= MAX_PAYLOAD_BYTES) return { body, truncated: false };

@@ -16,7 +16,8 @@ export type IdPrefix =
   | 'intg'
   | 'dlv'
   | 'msg'
-  | 'pcr';
+  | 'pcr'
+  | 'phn';
 
 /**
  * A new id: `<prefix>_` + 10 characters of millisecond time + 16 random characters.

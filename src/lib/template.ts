@@ -63,3 +63,12 @@ export function placeholdersOf(...texts: string[]): string[] {
   for (const text of texts) for (const match of text.matchAll(PLACEHOLDER)) if (match[1]) names.add(match[1]);
   return [...names];
 }
+
+/**
+ * The text with each placeholder written `{{name}}`, spaces inside the braces dropped: what we
+ * publish to a provider, which fills `{{name}}` itself from the call's variables (Retell's dynamic
+ * variables do not allow the spaces our own filling, and Vapi's, do).
+ */
+export function normalizePlaceholders(text: string): string {
+  return text.replace(PLACEHOLDER, (_match, name: string) => `{{${name}}}`);
+}

@@ -2,10 +2,15 @@ import type { AuthService } from '../auth/auth.service.js';
 import type { DomainModule, SharedDeps } from '../shared-deps.js';
 import { createProviderCredentialsRepository } from './provider-credentials.repository.js';
 import { providerCredentialsRoutes } from './provider-credentials.routes.js';
-import { createProviderCredentialsService } from './provider-credentials.service.js';
+import {
+  createProviderCredentialsService,
+  type ProviderCredentialsServiceDeps,
+} from './provider-credentials.service.js';
 
 export interface ProviderCredentialsModuleDeps {
   auth: AuthService;
+  /** What a credential of the provider needs besides its key (from the provider registry). */
+  rulesOf: ProviderCredentialsServiceDeps['rulesOf'];
   /** The credential changed: the agents using it publish again, and every process forgets its key. */
   onChanged: (credentialId: string) => Promise<void>;
 }
@@ -13,13 +18,14 @@ export interface ProviderCredentialsModuleDeps {
 /** Organizations' provider accounts, their secrets sealed and opened only for the adapters. */
 export function createProviderCredentialsModule(
   { db, secretBox, config, resolveHost }: SharedDeps,
-  { auth, onChanged }: ProviderCredentialsModuleDeps,
+  { auth, rulesOf, onChanged }: ProviderCredentialsModuleDeps,
 ) {
   const providerCredentials = createProviderCredentialsService({
     repository: createProviderCredentialsRepository(db),
     secretBox,
     allowPrivateNetworks: config.allowPrivateNetworks,
     resolve: resolveHost,
+    rulesOf,
     onChanged,
   });
   return {

@@ -94,6 +94,8 @@ export function createProviderCredentialsRepository(db: Db) {
           and not exists (
             select 1 from agents a
             where a.organization_id = p.organization_id and a.provider_credential_id = p.id and a.deleted_at is null)
+          -- A phone number keeps its credential until it is unbound at the provider, even once deleted.
+          and not exists (select 1 from phone_numbers n where n.provider_credential_id = p.id)
         returning p.id`);
       if (rowsOf(result).length > 0) return 'deleted';
       // Not deleted: the organization has no such credential, or one of its agents uses it. Only the

@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { HEADER_VALUE_PATTERN, Name, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { ACCOUNT_PROVIDER_NAMES } from '../providers/provider-names.js';
 
-export const CREDENTIAL_PROVIDERS = ['vapi', 'retell'] as const;
+export const CREDENTIAL_PROVIDERS = ACCOUNT_PROVIDER_NAMES;
 export type CredentialProvider = (typeof CREDENTIAL_PROVIDERS)[number];
 
 const secret = (description: string) =>

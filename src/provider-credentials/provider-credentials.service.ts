@@ -4,6 +4,7 @@ import { newId } from '../lib/ids.js';
 import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { isMask, originMoved, writeOnlyProblem } from '../lib/write-only.js';
+import type { CredentialRules } from '../providers/provider-port.js';
 import {
   CredentialNameTakenError,
   type ProviderCredentialRow,
@@ -23,6 +24,8 @@ export interface ProviderCredentialsServiceDeps {
   allowPrivateNetworks: boolean;
   /** How a base URL's hostname resolves when it is saved; default: not resolved. */
   resolve?: (hostname: string) => Promise<string[]>;
+  /** What a credential of the provider needs besides its key (the provider port's `credentialRules`). */
+  rulesOf: (provider: string) => CredentialRules;
   /** The credential changed: agents using it publish again (their webhook secret, key or base URL moved). */
   onChanged?: (credentialId: string) => Promise<void>;
 }
@@ -50,21 +53,15 @@ function toView(row: ProviderCredentialRow): ProviderCredentialView {
   };
 }
 
-/**
- * The shortest Vapi webhook secret accepted: Vapi sends it back as `x-vapi-secret`, the only proof a
- * webhook comes from Vapi, so it must not be guessable; 24 characters of a 64-symbol alphabet are 144
- * bits. Generated ones are 43 (decision 0029).
- */
-export const MIN_VAPI_WEBHOOK_SECRET_LENGTH = 24;
-
-/** 422 for a Vapi webhook secret given too short (the mask and null, which keep or make one, pass). */
-function checkWebhookSecretLength(provider: string, given: string | null | undefined): void {
-  if (provider !== 'vapi' || typeof given !== 'string' || given === SECRET_MASK) return;
-  if (given.length >= MIN_VAPI_WEBHOOK_SECRET_LENGTH) return;
+/** 422 for a webhook secret given too short (the mask and null, which keep or make one, pass). */
+function checkWebhookSecretLength(rules: CredentialRules, given: string | null | undefined): void {
+  const minLength = rules.webhookSecret?.minLength;
+  if (minLength === undefined || typeof given !== 'string' || given === SECRET_MASK) return;
+  if (given.length >= minLength) return;
   throw validationError([
     {
       path: '$.webhookSecret',
-      message: `must be at least ${MIN_VAPI_WEBHOOK_SECRET_LENGTH} characters (leave it out to have one generated)`,
+      message: `must be at least ${minLength} characters (leave it out to have one generated)`,
     },
   ]);
 }
@@ -83,6 +80,7 @@ export function createProviderCredentialsService({
   secretBox,
   allowPrivateNetworks,
   resolve,
+  rulesOf,
   onChanged = async () => {},
 }: ProviderCredentialsServiceDeps) {
   /**
@@ -120,15 +118,15 @@ export function createProviderCredentialsService({
   }
 
   const sealed = (id: string, value: string) => secretBox.encrypt(value, id);
-  // Vapi sends back whatever secret we publish with the assistant: when none is given, we make one,
-  // so Vapi's webhooks are always authenticated. (Retell signs with the API key.)
+  // A provider that sends back the secret we publish (Vapi): when none is given, we make one, so its
+  // webhooks are always authenticated. (Retell signs with the API key.)
   const webhookSecretFor = (provider: string, given: string | null | undefined) =>
-    given ?? (provider === 'vapi' ? randomToken() : null);
+    given ?? (rulesOf(provider).webhookSecret ? randomToken() : null);
 
   return {
     async create(organizationId: string, input: CreateProviderCredentialInput): Promise<ProviderCredentialView> {
       await check(input);
-      checkWebhookSecretLength(input.provider, input.webhookSecret);
+      checkWebhookSecretLength(rulesOf(input.provider), input.webhookSecret);
       const id = newId('pcr');
       try {
         return toView(
@@ -171,7 +169,7 @@ export function createProviderCredentialsService({
     ): Promise<ProviderCredentialView> {
       const current = await findOrThrow(organizationId, id);
       await check(patch, current);
-      checkWebhookSecretLength(current.provider, patch.webhookSecret);
+      checkWebhookSecretLength(rulesOf(current.provider), patch.webhookSecret);
       const apiKey = patch.apiKey === undefined || isMask(patch.apiKey) ? undefined : patch.apiKey;
       const webhookSecret = isMask(patch.webhookSecret) ? undefined : patch.webhookSecret;
       try {
@@ -203,7 +201,7 @@ export function createProviderCredentialsService({
       if (outcome === 'in_use') {
         throw new ApiError(
           'conflict',
-          'The credential is used by an agent: move the agent to another credential first',
+          'The credential is used by an agent or a phone number: move the agent to another credential, or delete the phone number, first',
         );
       }
     },
@@ -219,10 +217,13 @@ export function createProviderCredentialsService({
       return rows.map((row) => secretBox.decrypt(row.webhookSecretSealed, row.id));
     },
 
-    /** The API key of the Retell credential with this id, whatever its organization: what its webhooks are signed with. */
-    async retellApiKey(id: string): Promise<string | undefined> {
+    /**
+     * The API key of the credential with this id, whatever its organization, if its provider signs
+     * webhooks with it (Retell): what its webhooks are signed with.
+     */
+    async signingApiKey(id: string): Promise<string | undefined> {
       const row = await repository.findAnyOrganization(id);
-      return row?.provider === 'retell' ? secretBox.decrypt(row.apiKeySealed, row.id) : undefined;
+      return row && rulesOf(row.provider).signsWithApiKey ? secretBox.decrypt(row.apiKeySealed, row.id) : undefined;
     },
 
     /** The credential with its secrets opened, for a provider adapter. */

@@ -7,7 +7,9 @@
  * `providers.module.ts`.
  */
 import type { FastifyInstance } from 'fastify';
+import type { AgentDefinition, VoiceChoice } from '../agents/agent-definition.js';
 import type { CallsService } from '../calls/calls.service.js';
+import type { InboundCalls } from '../calls/inbound-calls.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { FieldProblem } from '../errors.js';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
@@ -37,6 +39,8 @@ export interface ProviderHost {
   apiKeyOf: (credentialId: string) => Promise<string | undefined>;
   /** How long to wait for a provider's analysis after the call's end before ending it without. */
   analysisGraceSeconds: number;
+  /** Incoming calls: a webhook about a call of one of our agents that is not one we placed. */
+  inboundCalls: Pick<InboundCalls, 'known' | 'agentOf' | 'record'>;
   /** The agent of this call was published before a change that matters: publish it again. */
   republishAgentOfCall: (callId: string) => Promise<void>;
 }
@@ -63,14 +67,8 @@ export interface PublishedIds {
   llmId: string | null;
 }
 
-/** A voice the account can use. */
-export interface ProviderVoice {
-  /** Who synthesizes it (`11labs`, `openai`, …), as the agent's `voice.provider`. */
-  provider: string;
-  voiceId: string;
-  name: string;
-  [detail: string]: unknown;
-}
+/** A voice the account can use, as an agent's `voice` names it. */
+export type ProviderVoice = VoiceChoice;
 
 /** A phone number of the account, as it can be imported. */
 export interface ProviderPhoneNumber {
@@ -79,7 +77,20 @@ export interface ProviderPhoneNumber {
   name?: string | null;
 }
 
+/** What a credential of the provider needs besides its API key. */
+export interface CredentialRules {
+  /**
+   * The provider sends back a secret we publish with the agent (its only proof a webhook is its
+   * own): one is generated when none is given, and one given must be at least `minLength` long.
+   * Null: the provider takes no webhook secret.
+   */
+  webhookSecret: { minLength: number } | null;
+  /** The provider signs its webhooks with the account's API key. */
+  signsWithApiKey: boolean;
+}
+
 export interface RealVoiceProvider extends VoiceProvider {
+  readonly credentialRules: CredentialRules;
   /** Creates or updates the agent (and its tools) at the provider. */
   publish(agent: ClaimedAgent, context: PublishContext): Promise<PublishedIds>;
   /** Removes a deleted agent; one already gone is fine. */
@@ -100,7 +111,7 @@ export interface RealVoiceProvider extends VoiceProvider {
     providerAgentId: string | null,
   ): Promise<void>;
   /** What the provider's published schema refuses in what would be published for this agent. */
-  agentProblems(agent: unknown): FieldProblem[];
+  agentProblems(agent: AgentDefinition): FieldProblem[];
   /** Registers `/providers/<name>/…`, each request authenticated the provider's way. */
   webhookRoutes(app: FastifyInstance): Promise<void>;
 }

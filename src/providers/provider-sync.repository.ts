@@ -1,4 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { CollectField } from '../agents/agent-definition.js';
+import type { AgentModel, AgentVoice, AgentVoicemail } from '../agents/agents.schemas.js';
 import { type Db, rowsOf } from '../db/client.js';
 import { providerTools, tools } from '../db/schema/index.js';
 
@@ -18,6 +20,13 @@ export interface ClaimedAgent {
   outcomes: string[];
   maxCallDurationSeconds: number;
   toolIds: string[];
+  /** The agent's definition (decision 0036), published with it. */
+  collect: CollectField[];
+  voice: AgentVoice | null;
+  model: AgentModel | null;
+  language: string | null;
+  voicemail: AgentVoicemail | null;
+  providerSettings: Record<string, unknown> | null;
   deleted: boolean;
   attempts: number;
   /** The lease written by the claim; a change meanwhile replaces it and the result is not recorded. */
@@ -67,7 +76,8 @@ export function createProviderSyncRepository(db: Db) {
         )
         returning a.id, a.organization_id, a.provider, a.provider_credential_id, a.provider_agent_id, a.provider_llm_id,
           a.name, a.prompt,
-          a.first_message, a.outcomes, a.max_call_duration_seconds, a.tool_ids, a.deleted_at is not null as deleted,
+          a.first_message, a.outcomes, a.max_call_duration_seconds, a.tool_ids,
+          a.collect, a.voice, a.model, a.language, a.voicemail, a.provider_settings, a.deleted_at is not null as deleted,
           a.provider_sync_attempts, a.provider_sync_due_at::text as claim_token`);
       return rowsOf<Record<string, unknown>>(result).map((r) => ({
         id: r.id as string,
@@ -82,6 +92,12 @@ export function createProviderSyncRepository(db: Db) {
         outcomes: r.outcomes as string[],
         maxCallDurationSeconds: Number(r.max_call_duration_seconds),
         toolIds: r.tool_ids as string[],
+        collect: (r.collect as CollectField[] | null) ?? [],
+        voice: (r.voice as AgentVoice | null) ?? null,
+        model: (r.model as AgentModel | null) ?? null,
+        language: (r.language as string | null) ?? null,
+        voicemail: (r.voicemail as AgentVoicemail | null) ?? null,
+        providerSettings: (r.provider_settings as Record<string, unknown> | null) ?? null,
         deleted: Boolean(r.deleted),
         attempts: Number(r.provider_sync_attempts),
         claimToken: r.claim_token as string,

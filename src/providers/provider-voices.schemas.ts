@@ -5,10 +5,16 @@ import { ref } from '../lib/schema.js';
 export const ProviderVoiceView = Type.Object(
   {
     provider: Type.String({ description: "Who synthesizes the voice: the agent's `voice.provider`" }),
-    voiceId: Type.String({ description: "The agent's `voice.voiceId`" }),
+    voiceId: Type.Union([Type.String(), Type.Null()], {
+      description: "The agent's `voice.voiceId`; null: the provider takes any of its voice ids, typed in",
+    }),
     name: Type.String(),
+    gender: Type.Optional(Type.String()),
+    accent: Type.Optional(Type.String()),
+    age: Type.Optional(Type.String()),
+    previewUrl: Type.Optional(Type.String({ description: 'A sample of the voice, where the provider has one' })),
   },
-  { $id: 'ProviderVoice', additionalProperties: true },
+  { $id: 'ProviderVoice' },
 );
 
 export const ProviderVoiceList = Type.Object(

@@ -29,6 +29,7 @@ export interface ProvidersModuleDeps {
   auth: AuthService;
   agents: AgentsService;
   calls: CallsService;
+  inboundCalls: ProviderHost['inboundCalls'];
   tools: ToolsService;
   providerCredentials: ProviderCredentialsService;
 }
@@ -40,7 +41,7 @@ export interface ProvidersModuleDeps {
  */
 export function createProvidersModule(
   { db, database, config, outbound, metrics, log }: SharedDeps,
-  { auth, agents, calls, tools, providerCredentials }: ProvidersModuleDeps,
+  { auth, agents, calls, inboundCalls, tools, providerCredentials }: ProvidersModuleDeps,
 ) {
   const credentialOf = (organizationId: string, id: string) => providerCredentials.open(organizationId, id);
   const repository = createProviderSyncRepository(db);
@@ -55,8 +56,9 @@ export function createProvidersModule(
     toolNameOf: async (organizationId, toolId) =>
       (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
     webhookSecrets: (provider) => providerCredentials.webhookSecrets(provider as never),
-    apiKeyOf: (credentialId) => providerCredentials.retellApiKey(credentialId),
+    apiKeyOf: (credentialId) => providerCredentials.signingApiKey(credentialId),
     analysisGraceSeconds: config.analysisGraceSeconds,
+    inboundCalls,
     republishAgentOfCall: (callId) =>
       repository
         .markPublishedBeforeCall(callId)

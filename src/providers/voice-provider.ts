@@ -1,7 +1,9 @@
 import type { SimulatorScenario } from '../agents/agents.schemas.js';
 import type { TranscriptTurn } from '../db/schema/index.js';
 
-export type ProviderName = 'simulator' | 'vapi' | 'retell';
+import type { ProviderName } from './provider-names.js';
+
+export type { ProviderName };
 
 /**
  * The caller id of a simulator call whose agent has no `fromNumber` (docs/interface.md#calls): E.164

@@ -12,6 +12,7 @@ const OPERATIONS: Record<string, [string, string]> = {
   'POST /create-agent': ['post', '/create-agent'],
   'PATCH /update-agent/:id': ['patch', '/update-agent/{agent_id}'],
   'POST /v2/create-phone-call': ['post', '/v2/create-phone-call'],
+  'PATCH /update-phone-number/:id': ['patch', '/update-phone-number/{phone_number}'],
 };
 
 export interface FakeRetell {
@@ -20,18 +21,46 @@ export interface FakeRetell {
   llms: Map<string, Json>;
   agents: Map<string, Json>;
   calls: Map<string, Json>;
+  /** The account's phone numbers by number, in Retell's shape (`inbound_agent_id`, `inbound_agents`). */
+  phoneNumbers: Map<string, Json>;
+  /** The account's voices, as `GET /list-voices` answers them (Retell's VoiceResponse). */
+  voices: Json[];
   violations: string[];
   failNext(count: number): void;
   close(): Promise<void>;
 }
 
 /** A local Retell on loopback, answering in its shapes and checking requests against its published OpenAPI file. */
-export async function startFakeRetell(): Promise<FakeRetell> {
+export async function startFakeRetell(options: { phoneNumbers?: string[] } = {}): Promise<FakeRetell> {
   const apiKey = `key_${randomBytes(8).toString('hex')}`;
   const llms = new Map<string, Json>();
   const agents = new Map<string, Json>();
   const calls = new Map<string, Json>();
   const violations: string[] = [];
+  const phoneNumbers = new Map<string, Json>(
+    (options.phoneNumbers ?? []).map((number) => [
+      number,
+      {
+        phone_number: number,
+        phone_number_type: 'retell-twilio',
+        nickname: `Line ${number.slice(-4)}`,
+        inbound_agent_id: null,
+        last_modification_timestamp: Date.now(),
+      },
+    ]),
+  );
+  const voices: Json[] = [
+    {
+      voice_id: '11labs-Adrian',
+      voice_name: 'Adrian',
+      provider: 'elevenlabs',
+      accent: 'American',
+      gender: 'male',
+      age: 'Young',
+      preview_audio_url: 'https://retell-utils-public.s3.us-west-2.amazonaws.com/adrian.mp3',
+    },
+    { voice_id: 'openai-Alloy', voice_name: 'Alloy', provider: 'openai', gender: 'female' },
+  ];
   let failures = 0;
 
   const server = createServer((req, res) => {
@@ -55,8 +84,13 @@ export async function startFakeRetell(): Promise<FakeRetell> {
       }
       const operation = OPERATIONS[route];
       if (operation) {
-        const validate = publishedRequestSchema('retell', operation[0], operation[1]);
-        if (!validate(body)) violations.push(`${route}: ${JSON.stringify(validate.errors)}`);
+        // A schema the reader cannot compile is a violation to see, not a fake that never answers.
+        try {
+          const validate = publishedRequestSchema('retell', operation[0], operation[1]);
+          if (!validate(body)) violations.push(`${route}: ${JSON.stringify(validate.errors)}`);
+        } catch (error) {
+          violations.push(`${route}: its published schema could not be compiled: ${(error as Error).message}`);
+        }
       }
       if (failures > 0) {
         failures--;
@@ -92,6 +126,20 @@ export async function startFakeRetell(): Promise<FakeRetell> {
           const llm = llms.get(id as string);
           return llm ? answer(200, llm) : answer(404, { error_message: 'Not found' });
         }
+        case 'GET /v2/list-phone-numbers': {
+          const params = new URL(req.url ?? '', 'http://fake').searchParams;
+          const limit = Number(params.get('limit') ?? 50);
+          const start = Number(params.get('pagination_key') ?? 0);
+          const items = [...phoneNumbers.values()].slice(start, start + limit);
+          const more = start + limit < phoneNumbers.size;
+          return answer(200, { items, has_more: more, ...(more ? { pagination_key: String(start + limit) } : {}) });
+        }
+        case 'PATCH /update-phone-number/:id': {
+          const number = phoneNumbers.get(decodeURIComponent(id as string));
+          if (!number) return answer(404, { error_message: 'Not found' });
+          Object.assign(number, body, { last_modification_timestamp: now });
+          return answer(200, number);
+        }
         case 'POST /create-agent': {
           const agent = {
             ...body,
@@ -121,6 +169,8 @@ export async function startFakeRetell(): Promise<FakeRetell> {
           calls.set(call.call_id, call);
           return answer(201, call);
         }
+        case 'GET /list-voices':
+          return answer(200, voices);
         default:
           return answer(404, { error_message: `No route ${route}` });
       }
@@ -133,6 +183,8 @@ export async function startFakeRetell(): Promise<FakeRetell> {
     llms,
     agents,
     calls,
+    phoneNumbers,
+    voices,
     violations,
     failNext(count) {
       failures = count;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { serveOnLoopback } from './loopback.js';
-import { publishedSchema } from './openapi.js';
+import { publishedRequestSchema, publishedSchema } from './openapi.js';
 
 type Json = Record<string, any>;
 
@@ -20,6 +20,8 @@ export interface FakeVapi {
   assistants: Map<string, Json>;
   tools: Map<string, Json>;
   calls: Map<string, Json>;
+  /** The account's phone numbers (`pn_0`, `pn_1`, …), with the `assistantId` each answers with. */
+  phoneNumbers: Json[];
   /** Every request received: method, route, body. */
   requests: { method: string; route: string; body: Json | undefined }[];
   /** Requests whose body broke the published schema, or that came without the API key. */
@@ -82,6 +84,7 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
         const validate = publishedSchema('vapi', schema);
         if (!validate(body)) violations.push(`${route}: ${JSON.stringify(validate.errors)}`);
       }
+      if (route === 'PATCH /phone-number/:id') checkPhoneNumberUpdate(body, violations);
       if (failures > 0) {
         failures--;
         return answer(500, { message: 'Internal server error (fake)' });
@@ -92,6 +95,16 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
           return answer(200, phoneNumbers);
         case 'GET /tool':
           return answer(200, [...tools.values()]);
+        case 'GET /phone-number/:id':
+        case 'PATCH /phone-number/:id': {
+          const number = phoneNumbers.find((n) => n.id === id);
+          if (!number) return answer(404, { message: 'Not found' });
+          if (req.method === 'PATCH' && body?.provider !== number.provider) {
+            violations.push(`${route}: provider ${body?.provider} is not the number's (${number.provider})`);
+          }
+          if (req.method === 'PATCH') Object.assign(number, body, { updatedAt: new Date().toISOString() });
+          return answer(200, number);
+        }
         case 'POST /assistant':
         case 'POST /tool': {
           const created = resource(body ?? {});
@@ -130,6 +143,7 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
     assistants,
     tools,
     calls,
+    phoneNumbers,
     requests,
     violations,
     seedTool(tool) {
@@ -142,4 +156,22 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
     },
     close,
   };
+}
+
+/**
+ * `PATCH /phone-number/{id}` against its published body (one of the update DTOs, by `provider`),
+ * which must name the number's provider. `assistantId: null` is how Vapi clears a number's assistant
+ * (its API reference documents `string | null`; the published file types it as a string): it is
+ * checked as null or a string, and the rest of the body against the file (docs/decisions/0038).
+ */
+function checkPhoneNumberUpdate(body: Json | undefined, violations: string[]): void {
+  const route = 'PATCH /phone-number/:id';
+  const { assistantId, ...rest } = body ?? {};
+  if (assistantId !== undefined && assistantId !== null && typeof assistantId !== 'string') {
+    violations.push(`${route}: assistantId must be a string or null`);
+  }
+  const checked = assistantId === null ? rest : (body ?? {});
+  const validate = publishedRequestSchema('vapi', 'patch', '/phone-number/{id}');
+  if (!validate(checked)) violations.push(`${route}: ${JSON.stringify(validate.errors)}`);
+  if (typeof checked.provider !== 'string') violations.push(`${route}: the body names no provider`);
 }

@@ -14,6 +14,7 @@ const SPECS = {
  * - an empty `enum` (refused by JSON Schema) is dropped;
  * - an `enum` written on an array as well as on its items (Vapi's `serverMessages`) applies to the items;
  * - a `pattern` written as a JavaScript literal (`/^…$/`) is the expression between the slashes;
+ * - a boolean `exclusiveMinimum`/`exclusiveMaximum` (OpenAPI 3.0) makes its `minimum`/`maximum` exclusive;
  * - `oneOf` whose alternatives overlap (Vapi's transcript messages differ only by a free-text `role`)
  *   is read as `anyOf`.
  */
@@ -25,7 +26,13 @@ function cleaned(node: unknown): unknown {
   return Object.fromEntries(
     Object.entries(schema)
       .filter(([key, value]) => !(key === 'enum' && Array.isArray(value) && (value.length === 0 || arrayEnum)))
+      // OpenAPI 3.0's `exclusiveMinimum: true` beside `minimum` is JSON Schema's `exclusiveMinimum: <minimum>`.
+      .filter(
+        ([key, value]) => !(typeof value === 'boolean' && (key === 'exclusiveMinimum' || key === 'exclusiveMaximum')),
+      )
       .map(([key, value]) => {
+        if (key === 'minimum' && schema.exclusiveMinimum === true) return ['exclusiveMinimum', value];
+        if (key === 'maximum' && schema.exclusiveMaximum === true) return ['exclusiveMaximum', value];
         if (key === 'pattern' && typeof value === 'string' && /^\/.*\/$/.test(value)) return [key, value.slice(1, -1)];
         return [key === 'oneOf' ? 'anyOf' : key, cleaned(value)];
       }),

@@ -38,9 +38,9 @@ export const agents = pgTable(
     voice: jsonb('voice').$type<unknown>(),
     /** `{provider, name, temperature}`; null: the default model. */
     model: jsonb('model').$type<unknown>(),
-    /** BCP-47 tag (`en-US`); null: `en-US`. */
+    /** BCP-47 tag (`en-US`); null: the provider's default. */
     language: text('language'),
-    /** `{action: "hang_up" | "leave_message", message}`; null: hang up. */
+    /** `{action: "hang_up" | "leave_message", message}`; null: the provider's default (no detection). */
     voicemail: jsonb('voicemail').$type<unknown>(),
     /** Merged last into what is published to the provider (validated against its schema at save). */
     providerSettings: jsonb('provider_settings').$type<Record<string, unknown>>(),

@@ -61,9 +61,7 @@ export const calls = pgTable(
       .on(t.agentId, t.toNumber)
       .where(sql`${t.status} <> 'ended' and ${t.direction} = 'outbound'`),
     // An incoming call is recorded once, however many of its webhooks arrive together.
-    uniqueIndex('calls_provider_call_uq')
-      .on(t.provider, t.providerCallId)
-      .where(sql`${t.providerCallId} is not null`),
+    uniqueIndex('calls_provider_call_uq').on(t.provider, t.providerCallId).where(sql`${t.providerCallId} is not null`),
     index('calls_org_id_idx').on(t.organizationId, t.id),
     index('calls_open_deadline_idx').on(t.deadlineAt).where(sql`${t.status} <> 'ended'`),
   ],

@@ -2,10 +2,13 @@ import type Retell from 'retell-sdk';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import type { ProviderHost, RealVoiceProvider } from '../provider-port.js';
 import { fromRetellTool } from '../tool-import.js';
+import { retellAgentProblems } from './retell-agent-problems.js';
 import { createRetellCredentialKeys } from './retell-credential-keys.js';
+import { bindRetellPhoneNumber, listRetellPhoneNumbers } from './retell-phone-numbers.js';
 import { createRetellProvider } from './retell-provider.js';
 import { publishToRetell, unpublishFromRetell } from './retell-publisher.js';
 import { retellWebhookRoutes } from './retell-routes.js';
+import { listRetellVoices } from './retell-voices.js';
 import { createRetellWebhooks } from './retell-webhook.js';
 
 /**
@@ -31,6 +34,7 @@ export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
     startCall: (request) => caller.startCall(request),
     close: () => caller.close(),
     linksImportedTools: false,
+    credentialRules: { webhookSecret: null, signsWithApiKey: true },
 
     async publish(agent, { credential, tools }) {
       const client = await clientOf(credential);
@@ -53,25 +57,13 @@ export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
       return ((llm.general_tools ?? []) as unknown as Record<string, unknown>[]).map(fromRetellTool);
     },
 
-    async listVoices() {
-      return [];
-    },
+    listVoices: async (credential) => listRetellVoices(await clientOf(credential)),
 
-    async listPhoneNumbers(credential) {
-      const list = (await (await clientOf(credential)).phoneNumber.list()) as unknown as {
-        phone_number: string;
-        nickname?: string | null;
-      }[];
-      return list.map((n) => ({ number: n.phone_number, providerNumberId: n.phone_number, name: n.nickname ?? null }));
-    },
+    listPhoneNumbers: async (credential) => listRetellPhoneNumbers(await clientOf(credential)),
+    bindPhoneNumber: async (credential, numberId, agentId) =>
+      bindRetellPhoneNumber(await clientOf(credential), numberId, agentId),
 
-    async bindPhoneNumber(credential, providerNumberId, providerAgentId) {
-      await (await clientOf(credential)).phoneNumber.update(providerNumberId, {
-        inbound_agent_id: providerAgentId,
-      } as never);
-    },
-
-    agentProblems: () => [],
+    agentProblems: retellAgentProblems,
 
     webhookRoutes: (app) =>
       retellWebhookRoutes(app, {
@@ -85,6 +77,7 @@ export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
           invokeTool: host.invokeTool,
           // Its agent was published before the URLs named the credential: published again (decision 0029).
           publishedWithoutCredential: host.republishAgentOfCall,
+          inboundCalls: host.inboundCalls,
         }),
         retellKeys: createRetellCredentialKeys({ load: host.apiKeyOf, feed: host.changes }),
       }),

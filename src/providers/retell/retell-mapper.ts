@@ -6,6 +6,9 @@ import type { TranscriptTurn } from '../../db/schema/index.js';
 import { type Disposition, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
 
+/** A text that says something: an empty one is none. */
+const filled = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
 const FAILED = new Set([
   'dial_failed',
   'invalid_destination',
@@ -64,7 +67,9 @@ export function retellTranscript(
 /**
  * A `call_ended` or `call_analyzed` call as our `ended` event. An answered call's outcome is the
  * analysis's `custom_analysis_data.status` when it is one of the agent's outcomes, else COMPLETED;
- * the other custom analysis fields and the collected dynamic variables are the collected data.
+ * the other custom analysis fields and the collected dynamic variables are the collected data
+ * (typed against the agent's `collect` when the call ends). The summary is the analysis's
+ * `call_summary`; the recording `recording_url` (or, on an account that scrubs PII, `scrubbed_recording_url`).
  */
 export function retellEndedEvent(
   call: Json,
@@ -82,6 +87,8 @@ export function retellEndedEvent(
   const endedAt = new Date(endMs).toISOString();
   const collected = isObject(call.collected_dynamic_variables) ? call.collected_dynamic_variables : {};
   const answered = disposition === 'answered' && startMs !== undefined;
+  const summary = filled(analysis.call_summary);
+  const recordingUrl = filled(call.recording_url) ?? filled(call.scrubbed_recording_url);
   return {
     type: 'ended',
     callId,
@@ -92,6 +99,8 @@ export function retellEndedEvent(
     transcript: retellTranscript(call.transcript_object, startMs, endedAt),
     collectedData: { ...collected, ...custom },
     durationSeconds: answered ? Math.max(0, Math.round((ms(call.duration_ms) ?? endMs - startMs) / 1000)) : 0,
+    ...(summary ? { summary } : {}),
+    ...(recordingUrl ? { recordingUrl } : {}),
   };
 }
 

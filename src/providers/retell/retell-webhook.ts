@@ -1,6 +1,7 @@
 import type { ProviderCallContext } from '../../calls/calls.repository.js';
+import type { InboundAgent, InboundCalls, IncomingCall } from '../../calls/inbound-calls.js';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
-import { isObject, type Json } from '../provider-outcome.js';
+import { isObject, type Json, text } from '../provider-outcome.js';
 import type { CallEvent, ToolInvoker } from '../voice-provider.js';
 import { refuse, type WebhookAnswer } from '../webhook-answer.js';
 import { retellDisposition, retellEndedEvent, retellStartedEvent, switchboardCallIdOf } from './retell-mapper.js';
@@ -24,6 +25,29 @@ export interface RetellWebhookDeps {
    * before the parameter, and is published again (decision 0029). Failures are the callee's to log.
    */
   publishedWithoutCredential?: (callId: string) => Promise<void>;
+  /**
+   * Incoming calls (decision 0038): a webhook about a call without our call id, for one of our
+   * published agents, records the call. Default: none (such webhooks are refused as today).
+   */
+  inboundCalls?: Pick<InboundCalls, 'known' | 'agentOf' | 'record'>;
+}
+
+/**
+ * What Retell says of an incoming call (`direction: "inbound"`): its id, the caller, our number and
+ * the agent answering. A call Retell placed otherwise (its dashboard, its API) is not ours.
+ */
+function retellIncomingCall(call: Json): (IncomingCall & { agentId: string }) | undefined {
+  const providerCallId = text(call.call_id);
+  const agentId = text(call.agent_id);
+  if (call.direction !== 'inbound' || !providerCallId || !agentId) return undefined;
+  return {
+    providerCallId,
+    agentId,
+    from: text(call.from_number),
+    to: text(call.to_number),
+    // Retell names a number by the number itself.
+    providerNumberId: text(call.to_number),
+  };
 }
 
 /** The credential a webhook's URL names (`?credential=`), with its API key: the key it must be signed with. */
@@ -34,7 +58,8 @@ export interface RetellSigner {
 
 /**
  * Retell's two callers, both signed with `x-retell-signature` (keyed with the account's API key):
- * the agent's webhook (`call_started`, `call_ended`, `call_analyzed`) and its custom-tool calls. Their
+ * the agent's webhook (`call_started`, `call_ended`, `call_analyzed`) and its custom-tool calls, for
+ * calls we placed and incoming calls of our agents (issue 17). Their
  * URLs name the credential (`?credential=`), so the signature is checked on the raw bytes before
  * they are parsed.
  */
@@ -47,6 +72,7 @@ export function createRetellWebhooks({
   toolNameOf,
   analysisGraceSeconds = ANALYSIS_GRACE_SECONDS,
   publishedWithoutCredential = async () => {},
+  inboundCalls,
 }: RetellWebhookDeps) {
   const doesNotVerify = () => refuse(401, 'x-retell-signature does not verify');
 
@@ -62,34 +88,54 @@ export function createRetellWebhooks({
     signer: RetellSigner | undefined,
   ): Promise<{ body: Json; call: Json; context: ProviderCallContext } | WebhookAnswer> {
     if (!signature) return refuse(401, 'x-retell-signature is missing');
-    const text = raw?.toString('utf8') ?? '';
-    if (signer && !(await verifyRetellSignature(text, signer.apiKey, signature))) return doesNotVerify();
+    const rawText = raw?.toString('utf8') ?? '';
+    if (signer && !(await verifyRetellSignature(rawText, signer.apiKey, signature))) return doesNotVerify();
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(rawText);
     } catch {
       return refuse(400, 'The body is not JSON');
     }
     const call = isObject(body) && isObject(body.call) ? body.call : undefined;
     const callId = call ? switchboardCallIdOf(call) : undefined;
-    const context = callId ? await callContext(callId) : undefined;
-    const ours = isObject(body) && call && context?.provider === 'retell' ? { body, call, context } : undefined;
+    let context = callId ? await callContext(callId) : undefined;
+    // Without our call id: an incoming call of one of our agents, recorded already or to record once
+    // the signature verifies with its credential's key (decision 0038).
+    let incoming: { agent: InboundAgent; call: IncomingCall } | undefined;
+    if (!callId && call && inboundCalls) {
+      const providerCallId = text(call.call_id);
+      context = providerCallId ? await inboundCalls.known('retell', providerCallId) : undefined;
+      const described = context ? undefined : retellIncomingCall(call);
+      const agent = described && (await inboundCalls.agentOf('retell', described.agentId));
+      if (described && agent) incoming = { agent, call: described };
+    }
+    // Whose key must have signed it: the call's credential's, or the answering agent's.
+    const owner = context
+      ? context.provider === 'retell'
+        ? { organizationId: context.organizationId, credentialId: context.providerCredentialId }
+        : undefined
+      : incoming && {
+          organizationId: incoming.agent.organizationId,
+          credentialId: incoming.agent.providerCredentialId,
+        };
+    if (!isObject(body) || !call || !owner) {
+      // Without the credential in the URL, only the call's credential can verify the signature: a call
+      // we do not have cannot be verified, and is answered as a wrong signature, so that an unsigned
+      // caller learns nothing of which calls exist (decision 0029).
+      return signer ? refuse(404, 'No call of ours has this id') : doesNotVerify();
+    }
     if (signer) {
       // Signed with one credential's key about another credential's call: not this credential's to
       // tell, and answered as a call that does not exist, so a signer learns nothing of others' calls.
-      const noSuchCall = refuse(404, 'No call of ours has this id');
-      return ours?.context.providerCredentialId === signer.id ? ours : noSuchCall;
+      if (owner.credentialId !== signer.id) return refuse(404, 'No call of ours has this id');
+    } else {
+      const credential = owner.credentialId ? await credentialOf(owner.organizationId, owner.credentialId) : undefined;
+      if (!credential || !(await verifyRetellSignature(rawText, credential.apiKey, signature))) return doesNotVerify();
     }
-    // Without the credential in the URL, only the call's credential can verify the signature: a call
-    // we do not have cannot be verified, and is answered as a wrong signature, so that an unsigned
-    // caller learns nothing of which calls exist (decision 0029).
-    if (!ours) return doesNotVerify();
-    const credential = ours.context.providerCredentialId
-      ? await credentialOf(ours.context.organizationId, ours.context.providerCredentialId)
-      : undefined;
-    if (!credential || !(await verifyRetellSignature(text, credential.apiKey, signature))) return doesNotVerify();
-    await publishedWithoutCredential(ours.context.id);
-    return ours;
+    const recorded = context ?? (incoming && (await inboundCalls?.record(incoming.agent, incoming.call)));
+    if (!recorded) return signer ? refuse(404, 'No call of ours has this id') : doesNotVerify();
+    if (!signer) await publishedWithoutCredential(recorded.id);
+    return { body, call, context: recorded };
   }
 
   return {

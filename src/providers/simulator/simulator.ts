@@ -181,6 +181,8 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
       if (live) await emit({ type: 'transcript', callId, turn });
     }
     await sleep(pause);
+    // The scripted summary (optional), filled like the turns: {{name}} and {{tool.<name>.<path>}}.
+    const summary = (scenario.outcome as { summary?: unknown } | undefined)?.summary;
     await emitEnd({
       type: 'ended',
       callId,
@@ -191,6 +193,7 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
       transcript,
       collectedData: scenario.outcome?.collectedData ?? {},
       durationSeconds: scenario.durationSeconds ?? Math.round(delayMs / 1000),
+      ...(typeof summary === 'string' && summary !== '' ? { summary: fill(summary) } : {}),
     });
   }
 

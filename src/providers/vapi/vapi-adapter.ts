@@ -2,9 +2,12 @@ import type { VapiClient } from '@vapi-ai/server-sdk';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import type { ProviderHost, PublishContext, RealVoiceProvider } from '../provider-port.js';
 import { fromVapiTool } from '../tool-import.js';
+import { vapiAgentProblems } from './vapi-agent-problems.js';
+import { bindVapiPhoneNumber, listVapiPhoneNumbers } from './vapi-phone-numbers.js';
 import { createVapiProvider } from './vapi-provider.js';
 import { publishToVapi, removeVapiTool, unpublishFromVapi } from './vapi-publisher.js';
 import { vapiWebhookRoutes } from './vapi-routes.js';
+import { listVapiVoices } from './vapi-voices.js';
 import { createVapiWebhook } from './vapi-webhook.js';
 import { createVapiWebhookSecrets } from './vapi-webhook-secrets.js';
 
@@ -40,6 +43,9 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
     startCall: (request) => caller.startCall(request),
     close: () => caller.close(),
     linksImportedTools: true,
+    // Vapi sends back the secret published with the assistant as x-vapi-secret: 24 characters of a
+    // 64-symbol alphabet are 144 bits; generated ones are 43 (decision 0029).
+    credentialRules: { webhookSecret: { minLength: 24 }, signsWithApiKey: false },
 
     async publish(agent, context) {
       const client = await clientOf(context.credential);
@@ -64,23 +70,14 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
       return (tools as unknown as Record<string, unknown>[]).map(fromVapiTool);
     },
 
-    async listVoices() {
-      return [];
-    },
+    // Vapi has no voice list: the voices its published schema documents.
+    listVoices: () => listVapiVoices(),
 
-    async listPhoneNumbers(credential) {
-      const list = (await (await clientOf(credential)).phoneNumbers.list()) as { id: string; number?: string }[];
-      return list.flatMap((n) => (n.number ? [{ number: n.number, providerNumberId: n.id }] : []));
-    },
+    listPhoneNumbers: async (credential) => listVapiPhoneNumbers(await clientOf(credential)),
+    bindPhoneNumber: async (credential, numberId, agentId) =>
+      bindVapiPhoneNumber(await clientOf(credential), numberId, agentId),
 
-    async bindPhoneNumber(credential, providerNumberId, providerAgentId) {
-      await (await clientOf(credential)).phoneNumbers.update({
-        id: providerNumberId,
-        body: { assistantId: providerAgentId },
-      } as never);
-    },
-
-    agentProblems: () => [],
+    agentProblems: vapiAgentProblems,
 
     webhookRoutes: (app) =>
       vapiWebhookRoutes(app, {
@@ -90,6 +87,7 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
           credentialOf: host.credentialOf,
           applyEvent: (event) => host.calls.applyEvent(event),
           invokeTool: host.invokeTool,
+          inboundCalls: host.inboundCalls,
         }),
       }),
   };

@@ -6,6 +6,9 @@ import type { TranscriptTurn } from '../../db/schema/index.js';
 import { type Disposition, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
 
+/** A text that says something: an empty one is none. */
+const filled = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
 const NOT_CONNECTED = new Set([
   'assistant-request-returned-invalid-assistant',
   'assistant-request-returned-no-assistant',
@@ -76,9 +79,28 @@ export function vapiTranscript(messages: unknown, fallbackAt: string): Transcrip
 }
 
 /**
+ * The recording of an end-of-call report: `artifact.recording.mono.combinedUrl` (both parties, one
+ * channel), else the deprecated `artifact.recordingUrl`, the stereo ones, and the top-level
+ * `recordingUrl` of older reports. Whether it is a URL worth keeping is the calls service's to judge.
+ */
+export function vapiRecordingUrl(message: Json): string | undefined {
+  const artifact = isObject(message.artifact) ? message.artifact : {};
+  const recording = isObject(artifact.recording) ? artifact.recording : {};
+  const mono = isObject(recording.mono) ? recording.mono : {};
+  return (
+    filled(mono.combinedUrl) ??
+    filled(artifact.recordingUrl) ??
+    filled(recording.stereoUrl) ??
+    filled(artifact.stereoRecordingUrl) ??
+    filled(message.recordingUrl)
+  );
+}
+
+/**
  * An `end-of-call-report` as our `ended` event. The outcome of an answered call is the structured
  * data's `status` when it is one of the agent's outcomes, else COMPLETED; the other structured data
- * fields are the collected data. `endedReason` stays Vapi's own.
+ * fields are the collected data (typed against the agent's `collect` when the call ends). The
+ * summary is `analysis.summary`. `endedReason` stays Vapi's own.
  */
 export function vapiEndedEvent(
   message: Json,
@@ -94,6 +116,8 @@ export function vapiEndedEvent(
   const endedAt = iso(message.endedAt) ?? now().toISOString();
   const startedAt = iso(message.startedAt);
   const artifact = isObject(message.artifact) ? message.artifact : {};
+  const summary = filled(analysis.summary);
+  const recordingUrl = vapiRecordingUrl(message);
   const durationSeconds =
     startedAt && disposition === 'answered'
       ? Math.max(0, Math.round((Date.parse(endedAt) - Date.parse(startedAt)) / 1000))
@@ -108,6 +132,8 @@ export function vapiEndedEvent(
     transcript: vapiTranscript(artifact.messages, endedAt),
     collectedData,
     durationSeconds,
+    ...(summary ? { summary } : {}),
+    ...(recordingUrl ? { recordingUrl } : {}),
   };
 }
 

@@ -1,17 +1,19 @@
 /**
- * Publishing an agent to Vapi (decision 0018): one function tool per attached tool, whose server
- * is our webhook, and an assistant with the agent's prompt, first message and those tool ids.
- * `{{variables}}` are left in the texts for Vapi to fill from `assistantOverrides.variableValues`.
+ * Publishing an agent to Vapi (decisions 0018, 0036): one function tool per attached tool, whose
+ * server is our webhook, and an assistant with the agent's definition: prompt, first message, those
+ * tool ids, model, voice, transcriber language, voicemail, what it collects, and providerSettings
+ * merged last. `{{variables}}` are left in the texts for Vapi to fill from
+ * `assistantOverrides.variableValues`.
  */
 import type { VapiClient } from '@vapi-ai/server-sdk';
+import { type AgentDefinition, voicemailMessageOf } from '../../agents/agent-definition.js';
+import { normalizePlaceholders } from '../../lib/template.js';
+import { deepMerge } from '../published-schemas.js';
+import { vapiSchemas } from './vapi-schemas.js';
 
-export interface PublishableAgent {
+/** An agent as published: its definition, our id, and its id at the provider once published. */
+export interface PublishableAgent extends AgentDefinition {
   id: string;
-  name: string;
-  prompt: string;
-  firstMessage: string;
-  outcomes: readonly string[];
-  maxCallDurationSeconds: number;
   /** The assistant published earlier, if any. */
   providerAgentId: string | null;
 }
@@ -33,8 +35,11 @@ export interface VapiPublishTarget {
   webhookSecret: string | null;
 }
 
-/** The model Vapi runs the conversation with; a per-agent choice is for later. */
-const MODEL = { provider: 'openai', model: 'gpt-4o-mini' } as const;
+/** The model Vapi runs the conversation with when the agent names none (what every agent had before issue 17). */
+export const VAPI_DEFAULT_MODEL = { provider: 'openai', name: 'gpt-4o-mini' } as const;
+
+/** The voicemail detection turned on when the agent says what to do on reaching voicemail. */
+const VOICEMAIL_DETECTION = { provider: 'vapi' } as const;
 
 /** What Vapi should send our webhook: tool calls, status changes, the end-of-call report. */
 const SERVER_MESSAGES = ['tool-calls', 'status-update', 'end-of-call-report'] as const;
@@ -43,7 +48,7 @@ function isNotFound(error: unknown): boolean {
   return (error as { statusCode?: number } | null)?.statusCode === 404;
 }
 
-function server(target: VapiPublishTarget, timeoutSeconds?: number) {
+function server(target: Pick<VapiPublishTarget, 'serverUrl' | 'webhookSecret'>, timeoutSeconds?: number) {
   return {
     url: target.serverUrl,
     ...(target.webhookSecret ? { headers: { 'x-vapi-secret': target.webhookSecret } } : {}),
@@ -61,16 +66,60 @@ export function vapiToolBody(tool: PublishableTool, target: VapiPublishTarget) {
   };
 }
 
-/** The assistant body for an agent, given its tools' Vapi ids. */
-export function vapiAssistantBody(agent: PublishableAgent, toolIds: string[], target: VapiPublishTarget) {
+/**
+ * The transcriber's language for the agent's: the tag itself when the transcriber lists it, else
+ * its language alone (`es-ES` → `es`) when that is listed; otherwise the tag, which the save-time
+ * check refuses at `$.language`.
+ */
+export function vapiTranscriberLanguage(language: string): string {
+  const { languages } = vapiSchemas().transcriber;
+  if (languages.includes(language)) return language;
+  const base = language.split('-')[0] as string;
+  return languages.includes(base) ? base : language;
+}
+
+/** The JSON Schema of one collected value, as Vapi's structured data plan takes it. */
+function collectSchema(field: AgentDefinition['collect'][number]) {
   return {
+    type: field.type === 'enum' ? 'string' : field.type,
+    ...(field.type === 'enum' ? { enum: [...(field.choices ?? [])] } : {}),
+    ...(field.description ? { description: field.description } : {}),
+  };
+}
+
+/**
+ * The assistant body for an agent, given its tools' Vapi ids: pure. What the agent leaves to the
+ * default is published as the default where Vapi's schema has one (voicemail detection "off", no
+ * voicemail message), so an update undoes an earlier choice; see decision 0036 for voice and language.
+ */
+export function vapiAssistantBody(
+  agent: PublishableAgent,
+  toolIds: string[],
+  target: Pick<VapiPublishTarget, 'serverUrl' | 'webhookSecret'>,
+) {
+  const model = agent.model ?? VAPI_DEFAULT_MODEL;
+  const required = agent.collect.filter((field) => field.required).map((field) => field.name);
+  const body = {
     name: agent.name.slice(0, 40),
-    firstMessage: agent.firstMessage,
+    firstMessage: normalizePlaceholders(agent.firstMessage),
     model: {
-      ...MODEL,
-      messages: [{ role: 'system' as const, content: agent.prompt }],
+      provider: model.provider,
+      model: model.name,
+      ...(agent.model?.temperature === undefined ? {} : { temperature: agent.model.temperature }),
+      messages: [{ role: 'system' as const, content: normalizePlaceholders(agent.prompt) }],
       toolIds,
     },
+    ...(agent.voice ? { voice: { provider: agent.voice.provider, voiceId: agent.voice.voiceId } } : {}),
+    ...(agent.language
+      ? {
+          transcriber: {
+            provider: vapiSchemas().transcriber.provider,
+            language: vapiTranscriberLanguage(agent.language),
+          },
+        }
+      : {}),
+    voicemailDetection: agent.voicemail ? VOICEMAIL_DETECTION : 'off',
+    voicemailMessage: normalizePlaceholders(voicemailMessageOf(agent.voicemail)),
     server: server(target),
     serverMessages: [...SERVER_MESSAGES],
     maxDurationSeconds: agent.maxCallDurationSeconds,
@@ -80,12 +129,18 @@ export function vapiAssistantBody(agent: PublishableAgent, toolIds: string[], ta
         enabled: true,
         schema: {
           type: 'object',
-          properties: { status: { type: 'string', enum: [...agent.outcomes], description: 'How the call ended' } },
+          properties: {
+            status: { type: 'string', enum: [...agent.outcomes], description: 'How the call ended' },
+            ...Object.fromEntries(agent.collect.map((field) => [field.name, collectSchema(field)])),
+          },
+          ...(required.length > 0 ? { required } : {}),
         },
       },
     },
     metadata: { switchboardAgentId: agent.id },
   };
+  // Last: the provider settings, field by field (decision 0036).
+  return deepMerge(body, agent.providerSettings ?? undefined);
 }
 
 /**

@@ -1,24 +1,89 @@
 import type { ProviderCallContext } from '../../calls/calls.repository.js';
+import type { InboundCalls, IncomingCall } from '../../calls/inbound-calls.js';
 import { constantTimeEquals } from '../../lib/crypto.js';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
+import { isObject, type Json, text } from '../provider-outcome.js';
 import type { CallEvent, ToolInvoker } from '../voice-provider.js';
 import { refuse, type WebhookAnswer } from '../webhook-answer.js';
-import { switchboardCallIdOf, vapiEndedEvent, vapiStatusEvent, vapiToolCalls, vapiToolResults } from './vapi-mapper.js';
+import {
+  switchboardCallIdOf,
+  vapiCallIdOf,
+  vapiEndedEvent,
+  vapiStatusEvent,
+  vapiToolCalls,
+  vapiToolResults,
+} from './vapi-mapper.js';
 
 export interface VapiWebhookDeps {
   callContext: (callId: string) => Promise<ProviderCallContext | undefined>;
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
   applyEvent: (event: CallEvent) => Promise<void>;
   invokeTool: ToolInvoker;
+  /**
+   * Incoming calls (decision 0038): a message about a call without our call id, for one of our
+   * published assistants, records the call. Default: none (such messages are answered 404).
+   */
+  inboundCalls?: Pick<InboundCalls, 'known' | 'agentOf' | 'record'>;
+}
+
+/**
+ * What an incoming call's messages say of it: Vapi's call id, the caller (`customer.number`), our
+ * number (`phoneNumber.number`, else its id `phoneNumberId`) and the assistant answering. Only a call
+ * Vapi calls `inboundPhoneCall`: one placed from Vapi's dashboard with our assistant is not ours.
+ */
+function vapiIncomingCall(message: Json): (IncomingCall & { assistantId: string }) | undefined {
+  const call = isObject(message.call) ? message.call : undefined;
+  const providerCallId = vapiCallIdOf(message);
+  const assistantId = text(call?.assistantId);
+  if (call?.type !== 'inboundPhoneCall' || !providerCallId || !assistantId) return undefined;
+  const numberOf = (holder: unknown) => (isObject(holder) ? text(holder.number) : undefined);
+  return {
+    providerCallId,
+    assistantId,
+    from: numberOf(call.customer) ?? numberOf(message.customer),
+    to: numberOf(call.phoneNumber) ?? numberOf(message.phoneNumber),
+    providerNumberId: text(call.phoneNumberId),
+  };
 }
 
 /**
  * `POST /providers/vapi/webhook` (issue 5): authenticated by the `x-vapi-secret` we gave Vapi (the
- * credential's webhook secret, compared in constant time), for a call we placed through Vapi.
+ * credential's webhook secret, compared in constant time), for a call we placed through Vapi or an
+ * incoming call of one of our assistants (issue 17).
  * Tool calls run through the tools engine and are answered in Vapi's shape; status updates and the
  * end-of-call report become call events. Repeated reports change nothing (a call ends once).
  */
-export function createVapiWebhook({ callContext, credentialOf, applyEvent, invokeTool }: VapiWebhookDeps) {
+export function createVapiWebhook({
+  callContext,
+  credentialOf,
+  applyEvent,
+  invokeTool,
+  inboundCalls,
+}: VapiWebhookDeps) {
+  /** Whether `secret` is the webhook secret of the organization's credential. */
+  async function isSecretOf(organizationId: string, credentialId: string | null, secret: string): Promise<boolean> {
+    const credential = credentialId ? await credentialOf(organizationId, credentialId) : undefined;
+    return Boolean(credential?.webhookSecret && constantTimeEquals(credential.webhookSecret, secret));
+  }
+
+  /**
+   * The incoming call a message without our call id is about: recorded already (found by Vapi's call
+   * id), or recorded now when it is an incoming call of one of our live assistants and the secret is
+   * that assistant's credential's (checked before anything is written).
+   */
+  async function incomingCall(payload: Json, secret: string): Promise<ProviderCallContext | undefined> {
+    const providerCallId = vapiCallIdOf(payload);
+    if (!inboundCalls || !providerCallId) return undefined;
+    const known = await inboundCalls.known('vapi', providerCallId);
+    if (known) return known;
+    const incoming = vapiIncomingCall(payload);
+    const agent = incoming && (await inboundCalls.agentOf('vapi', incoming.assistantId));
+    if (!incoming || !agent || !(await isSecretOf(agent.organizationId, agent.providerCredentialId, secret))) {
+      return undefined;
+    }
+    return inboundCalls.record(agent, incoming);
+  }
+
   return async function handle(body: unknown, secret: string | undefined): Promise<WebhookAnswer> {
     if (!secret) return refuse(401, 'x-vapi-secret is missing');
     const message = (body as { message?: unknown } | null)?.message;
@@ -27,15 +92,13 @@ export function createVapiWebhook({ callContext, credentialOf, applyEvent, invok
     }
     const payload = message as Record<string, unknown>;
     const callId = switchboardCallIdOf(payload);
-    const call = callId ? await callContext(callId) : undefined;
+    // Without our call id: a caller rang one of our numbers (decision 0038).
+    const call = callId ? await callContext(callId) : await incomingCall(payload, secret);
     const noSuchCall = () => refuse(404, 'No call of ours has this id');
     if (call?.provider !== 'vapi') return noSuchCall();
-    const credential = call.providerCredentialId
-      ? await credentialOf(call.organizationId, call.providerCredentialId)
-      : undefined;
     // The secret is some credential's (checked before the body), not this call's: not that
     // credential's to tell, so answered as a call that does not exist (decision 0029).
-    if (!credential?.webhookSecret || !constantTimeEquals(credential.webhookSecret, secret)) return noSuchCall();
+    if (!(await isSecretOf(call.organizationId, call.providerCredentialId, secret))) return noSuchCall();
 
     switch (payload.type) {
       case 'tool-calls': {

@@ -14,6 +14,8 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fr
   'content-security-policy': [
     "default-src 'self'",
     "img-src 'self' data:",
+    // Call recordings play from the provider's storage (issue 17).
+    "media-src 'self' https: http:",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -4,6 +4,7 @@ import { AgentEditor } from './features/agents/AgentEditor.js';
 import { AgentsPage } from './features/agents/AgentsPage.js';
 import { CallDetail } from './features/calls/CallDetail.js';
 import { CallsPage } from './features/calls/CallsPage.js';
+import { PhoneNumbersPage } from './features/phone-numbers/PhoneNumbersPage.js';
 import { SettingsPage } from './features/settings/SettingsPage.js';
 import { SignIn } from './features/settings/SignIn.js';
 import { ToolEditor } from './features/tools/ToolEditor.js';
@@ -14,6 +15,7 @@ const SECTIONS = [
   { path: '/agents', label: 'Agents' },
   { path: '/tools', label: 'Tools' },
   { path: '/calls', label: 'Calls' },
+  { path: '/phone-numbers', label: 'Phone numbers' },
   { path: '/settings', label: 'Settings' },
 ];
 
@@ -78,6 +80,7 @@ const ROUTES: [string, (params: Record<string, string>, me: Me) => ReactNode][] 
   ['/tools', () => <ToolsPage />],
   ['/calls/:id', ({ id }) => <CallDetail key={id} id={id} />],
   ['/calls', () => <CallsPage />],
+  ['/phone-numbers', () => <PhoneNumbersPage />],
   ['/settings', (_, me) => <SettingsPage me={me} />],
 ];
 

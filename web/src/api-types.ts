@@ -349,6 +349,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/provider-credentials/{id}/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The voices the credential's provider account offers
+         * @description Where the provider has a list endpoint, the account's voices as it answers; otherwise the voices its documentation names.
+         */
+        get: operations["listProviderVoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List phone numbers */
+        get: operations["listPhoneNumbers"];
+        put?: never;
+        /** Import a number from a provider account, optionally bound to an inbound agent */
+        post: operations["createPhoneNumber"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/phone-numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a phone number */
+        get: operations["getPhoneNumber"];
+        put?: never;
+        post?: never;
+        /** Delete a phone number (the provider stops answering it with the agent) */
+        delete: operations["deletePhoneNumber"];
+        options?: never;
+        head?: never;
+        /** Bind a number to an inbound agent, rebind it, or unbind it */
+        patch: operations["updatePhoneNumber"];
+        trace?: never;
+    };
+    "/v1/provider-credentials/{id}/phone-numbers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The phone numbers of the credential's provider account, to import from */
+        get: operations["listProviderPhoneNumbers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/simulate-inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Play the agent's scenario as an incoming call (the simulator) */
+        post: operations["simulateInboundCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tools": {
         parameters: {
             query?: never;
@@ -501,7 +592,11 @@ export interface paths {
         /** List calls */
         get: operations["listCalls"];
         put?: never;
-        post?: never;
+        /**
+         * Start a call through an outbound or click-to-call agent
+         * @description Authenticated by the organization's API key or session, then checked as click to call checks, in its order: the Idempotency-Key, the agent's rate limit, the agent enabled and configured, the number and the variables, a call in progress and maxConcurrentCalls, the provider. A refusal's details carry the click-to-call code of its check.
+         */
+        post: operations["startCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -593,26 +688,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/click-to-call": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start a call to a lead
-         * @description Signed with the agent's API secret: `signature` is the lowercase hex HMAC-SHA256 of the exact body, or of `timestamp + "." + body` with a `signature-timestamp` header (at most 300 s off). The checks run in this order, and the first that fails answers: api-key, the agent, the signature, Idempotency-Key, the rate limit, the agent enabled and configured, the body and the number, a call in progress, the provider. Premium-rate, shared-cost and other costly numbers, and numbers outside the agent's `allowedCountries`, are ctc:009.
-         */
-        post: operations["triggerClickToCall"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/providers/vapi/webhook": {
         parameters: {
             query?: never;
@@ -658,6 +733,26 @@ export interface paths {
         put?: never;
         /** Retell's custom-function calls (signed: x-retell-signature) */
         post: operations["receiveRetellToolCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/click-to-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a call to a lead
+         * @description Signed with the agent's API secret: `signature` is the lowercase hex HMAC-SHA256 of the exact body, or of `timestamp + "." + body` with a `signature-timestamp` header (at most 300 s off). The checks run in this order, and the first that fails answers: api-key, the agent, the signature, Idempotency-Key, the rate limit, the agent enabled and configured, the body and the number, a call in progress, the provider. Premium-rate, shared-cost and other costly numbers, and numbers outside the agent's `allowedCountries`, are ctc:009.
+         */
+        post: operations["triggerClickToCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -752,6 +847,36 @@ export interface components {
             /** @description Pass back as ?cursor=; null on the last page */
             nextCursor: string | null;
         };
+        AgentCollectField: {
+            /** @example email */
+            name: string;
+            /** @enum {string} */
+            type: "string" | "number" | "boolean" | "enum";
+            description: string;
+            /** @description Only for an enum: its values */
+            choices?: string[];
+            required: boolean;
+        };
+        AgentVoice: {
+            /** @example 11labs */
+            provider: string;
+            /** @example burt */
+            voiceId: string;
+        };
+        AgentModel: {
+            /** @example openai */
+            provider: string;
+            /** @example gpt-4o-mini */
+            name: string;
+            /** @description Absent: the provider's default */
+            temperature?: number;
+        };
+        AgentVoicemail: {
+            /** @enum {string} */
+            action: "hang_up" | "leave_message";
+            /** @description Said to the voicemail (leave_message); {{variables}} filled */
+            message?: string;
+        };
         Agent: {
             /** @example agt_01JD8Y6Q4S */
             id: string;
@@ -791,12 +916,28 @@ export interface components {
                 outcome?: {
                     /** @description UPPER_SNAKE_CASE */
                     status?: string;
+                    /** @description What the call collected; when the agent declares `collect`, only its names, each a value of the declared type */
                     collectedData?: {
                         [key: string]: unknown;
                     };
+                    /** @description The call's summary, as a provider's end-of-call report gives one */
+                    summary?: string;
                 };
                 durationSeconds?: number;
                 delayMs?: number;
+            } | null;
+            collect: components["schemas"]["AgentCollectField"][];
+            /** @description null: the provider's default voice (decision 0036) */
+            voice: components["schemas"]["AgentVoice"] | null;
+            /** @description null: the default model (decision 0036) */
+            model: components["schemas"]["AgentModel"] | null;
+            /** @description A canonical BCP-47 tag; null: the provider's default */
+            language: string | null;
+            /** @description null: the provider's default (no detection) */
+            voicemail: components["schemas"]["AgentVoicemail"] | null;
+            /** @description Merged last into what is published */
+            providerSettings: {
+                [key: string]: unknown;
             } | null;
             /** @description Publishing to the provider: the provider's error when it failed, its id for the agent once published */
             providerSync: {
@@ -808,7 +949,7 @@ export interface components {
             };
             /** @description Whether click to call can start calls through this agent */
             configured: boolean;
-            /** @description The {{variables}} the prompt and first message use */
+            /** @description The {{variables}} the prompt, first message and voicemail message use */
             variables: string[];
             /** Format: date-time */
             createdAt: string;
@@ -980,6 +1121,66 @@ export interface components {
                 reasons: string[];
             }[];
         };
+        ProviderVoice: {
+            /** @description Who synthesizes the voice: the agent's `voice.provider` */
+            provider: string;
+            /** @description The agent's `voice.voiceId`; null: the provider takes any of its voice ids, typed in */
+            voiceId: string | null;
+            name: string;
+            gender?: string;
+            accent?: string;
+            age?: string;
+            /** @description A sample of the voice, where the provider has one */
+            previewUrl?: string;
+        };
+        ProviderVoiceList: {
+            data: components["schemas"]["ProviderVoice"][];
+        };
+        PhoneNumber: {
+            /** @example phn_01JD8Y6Q4S */
+            id: string;
+            /**
+             * @description E.164
+             * @example +14155550100
+             */
+            number: string;
+            /** @enum {string} */
+            provider: "vapi" | "retell";
+            providerCredentialId: string;
+            /** @description The number's id at the provider (Retell: the number itself) */
+            providerNumberId: string;
+            /** @description The inbound agent that answers the number; null: none */
+            agentId: string | null;
+            /** @description Binding the number to its agent at the provider, in the background like an agent's publishing */
+            providerSync: {
+                /** @enum {string} */
+                state: "synced" | "pending" | "failed";
+                /** @description Why the number does not answer with its agent yet: the provider's error, or what the agent lacks (not published yet, deleted, not inbound) */
+                error: string | null;
+                /** @description The provider's agent the number was last bound to by us (Vapi assistant, Retell agent); null: none */
+                providerAgentId: string | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PhoneNumberPage: {
+            data: components["schemas"]["PhoneNumber"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+        };
+        ProviderPhoneNumberList: {
+            data: {
+                /** @description E.164 */
+                number: string;
+                providerNumberId: string;
+                /** @description The name the provider account gives it */
+                name: string | null;
+                /** @description Our phone number, when it is imported already */
+                phoneNumberId: string | null;
+            }[];
+        };
         Integration: {
             id: string;
             agentId: string;
@@ -1080,6 +1281,11 @@ export interface components {
             /** @enum {string} */
             provider: "simulator" | "vapi" | "retell";
             providerCallId: string | null;
+            /**
+             * @description outbound: placed by click to call or POST /v1/calls; inbound: a caller rang one of our numbers
+             * @enum {string}
+             */
+            direction: "outbound" | "inbound";
             /** @description The agent's number, or the simulated caller id +15555550100 */
             from: string;
             to: string;
@@ -1092,10 +1298,16 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
-            /** @description What the provider reported as collected */
+            /** @description What the call gathered, typed as the agent's `collect` declares it (every reported key when it declares nothing) */
             collectedData: {
                 [key: string]: unknown;
             };
+            /** @description The provider's summary of the call (the simulator's: its scenario's), once ended */
+            summary: string | null;
+            /** @description Where the provider keeps the recording (http or https), when it made one */
+            recordingUrl: string | null;
+            /** @description What the end-of-call report said that could not be kept as it was, e.g. `collectedData.age: expected a number, got "forty"` */
+            warnings: string[];
             transcript: components["schemas"]["TranscriptTurn"][];
             toolInvocations: components["schemas"]["ToolInvocation"][];
             deliveries: components["schemas"]["Delivery"][];
@@ -2120,12 +2332,53 @@ export interface operations {
                         outcome?: {
                             /** @description UPPER_SNAKE_CASE */
                             status?: string;
+                            /** @description What the call collected; when the agent declares `collect`, only its names, each a value of the declared type */
                             collectedData?: {
                                 [key: string]: unknown;
                             };
+                            /** @description The call's summary, as a provider's end-of-call report gives one */
+                            summary?: string;
                         };
                         durationSeconds?: number;
                         delayMs?: number;
+                    } | null;
+                    /** @description What the agent collects in a call: its values become the outcome's `collectedData` */
+                    collect?: {
+                        /** @description An identifier, unique in the agent */
+                        name: string;
+                        /** @enum {string} */
+                        type: "string" | "number" | "boolean" | "enum";
+                        /** @description What the provider should extract */
+                        description?: string;
+                        choices?: string[];
+                        required?: boolean;
+                    }[];
+                    /** @description The voice; null: the provider's default */
+                    voice?: {
+                        /** @example 11labs */
+                        provider: string;
+                        /** @example burt */
+                        voiceId: string;
+                    } | null;
+                    /** @description The language model; null: the default (decision 0036) */
+                    model?: {
+                        /** @example openai */
+                        provider: string;
+                        /** @example gpt-4o-mini */
+                        name: string;
+                        temperature?: number;
+                    } | null;
+                    /** @description A BCP-47 language tag (en-US, es-ES); null: the provider's default */
+                    language?: string | null;
+                    /** @description What to do on reaching voicemail; message required to leave_message. null: the provider's default */
+                    voicemail?: {
+                        /** @enum {string} */
+                        action: "hang_up" | "leave_message";
+                        message?: string;
+                    } | null;
+                    /** @description Merged last into what is published to the provider; checked against the provider's published schema. At most 16 KiB as JSON, 8 levels deep */
+                    providerSettings?: {
+                        [key: string]: unknown;
                     } | null;
                 };
             };
@@ -2367,12 +2620,53 @@ export interface operations {
                         outcome?: {
                             /** @description UPPER_SNAKE_CASE */
                             status?: string;
+                            /** @description What the call collected; when the agent declares `collect`, only its names, each a value of the declared type */
                             collectedData?: {
                                 [key: string]: unknown;
                             };
+                            /** @description The call's summary, as a provider's end-of-call report gives one */
+                            summary?: string;
                         };
                         durationSeconds?: number;
                         delayMs?: number;
+                    } | null;
+                    /** @description What the agent collects in a call: its values become the outcome's `collectedData` */
+                    collect?: {
+                        /** @description An identifier, unique in the agent */
+                        name: string;
+                        /** @enum {string} */
+                        type: "string" | "number" | "boolean" | "enum";
+                        /** @description What the provider should extract */
+                        description?: string;
+                        choices?: string[];
+                        required?: boolean;
+                    }[];
+                    /** @description The voice; null: the provider's default */
+                    voice?: {
+                        /** @example 11labs */
+                        provider: string;
+                        /** @example burt */
+                        voiceId: string;
+                    } | null;
+                    /** @description The language model; null: the default (decision 0036) */
+                    model?: {
+                        /** @example openai */
+                        provider: string;
+                        /** @example gpt-4o-mini */
+                        name: string;
+                        temperature?: number;
+                    } | null;
+                    /** @description A BCP-47 language tag (en-US, es-ES); null: the provider's default */
+                    language?: string | null;
+                    /** @description What to do on reaching voicemail; message required to leave_message. null: the provider's default */
+                    voicemail?: {
+                        /** @enum {string} */
+                        action: "hang_up" | "leave_message";
+                        message?: string;
+                    } | null;
+                    /** @description Merged last into what is published to the provider; checked against the provider's published schema. At most 16 KiB as JSON, 8 levels deep */
+                    providerSettings?: {
+                        [key: string]: unknown;
                     } | null;
                 };
             };
@@ -2677,6 +2971,579 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProviderToolImport"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listProviderVoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every voice, as an agent names it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderVoiceList"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listPhoneNumbers: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                /** @description Only this agent's numbers */
+                agentId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of phone numbers, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumberPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createPhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description E.164
+                     * @example +14155550100
+                     */
+                    number: string;
+                    /**
+                     * @description The credential's provider; when given, it must be that one
+                     * @enum {string}
+                     */
+                    provider?: "vapi" | "retell";
+                    providerCredentialId: string;
+                    /** @description As GET /v1/provider-credentials/:id/phone-numbers lists it (Retell: the number itself) */
+                    providerNumberId: string;
+                    /** @description An inbound agent on the same credential; default null */
+                    agentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The number; a binding is published in the background */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumber"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getPhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumber"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deletePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updatePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Binds the number to this inbound agent (rebinding it), or unbinds it (null) */
+                    agentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The number as changed; the binding is published in the background */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PhoneNumber"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listProviderPhoneNumbers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every number of the account, with ours where imported */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderPhoneNumberList"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    simulateInboundCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The caller's number, E.164 */
+                    from: string;
+                    /** @description Filled into the prompt and messages as click-to-call variables are */
+                    variables?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The incoming call, as it starts; it goes on in the background */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
                 };
             };
             /** @description No valid API key or session (api:unauthorized) */
@@ -3891,6 +4758,182 @@ export interface operations {
             };
         };
     };
+    startCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retried request (same key, same agent, same phone and variables) answer the call the first one placed for 24 h instead of placing a second: 1 to 255 characters (ctc:011 otherwise)
+                 * @example order-1042
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 65536 bytes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An agent of type outbound or click_to_call */
+                    agentId: string;
+                    /**
+                     * @description The number to call, E.164
+                     * @example +14155550123
+                     */
+                    phone: string;
+                    /** @description Fill the agent's {{name}} placeholders, as click to call's do: names 1–64 characters, not starting with "switchboard" or "system"; values at most 4096 characters */
+                    variables?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The call, as GET /v1/calls/{id} shows it (a replay: as it is now) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An inbound agent; the agent disabled (ctc:004) or not configured (ctc:005); a call in progress or maxConcurrentCalls (ctc:007); the first request with this Idempotency-Key still in progress (ctc:012) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        message: string;
+                        details: {
+                            /** @example $.phone */
+                            path: string;
+                            message: string;
+                            /**
+                             * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
+                             * @enum {string}
+                             */
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            /** @description ctc:008: the call, recorded as failed to start */
+                            callId?: string;
+                        }[];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The body is not valid: its shape, the number or the variables (ctc:009); an Idempotency-Key empty, too long or used with another request (ctc:011) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        message: string;
+                        details: {
+                            /** @example $.phone */
+                            path: string;
+                            message: string;
+                            /**
+                             * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
+                             * @enum {string}
+                             */
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            /** @description ctc:008: the call, recorded as failed to start */
+                            callId?: string;
+                        }[];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Over the agent's rateLimitPerMinute (ctc:010) */
+            429: {
+                headers: {
+                    /** @description Seconds until the agent takes calls again */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        message: string;
+                        details: {
+                            /** @example $.phone */
+                            path: string;
+                            message: string;
+                            /**
+                             * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
+                             * @enum {string}
+                             */
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            /** @description ctc:008: the call, recorded as failed to start */
+                            callId?: string;
+                        }[];
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description The provider refused or failed to start the call (ctc:008, with its callId), or the server failed */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        message: string;
+                        details: {
+                            /** @example $.phone */
+                            path: string;
+                            message: string;
+                            /**
+                             * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
+                             * @enum {string}
+                             */
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            /** @description ctc:008: the call, recorded as failed to start */
+                            callId?: string;
+                        }[];
+                        requestId: string;
+                    };
+                };
+            };
+        };
+    };
     getCall: {
         parameters: {
             query?: never;
@@ -4296,183 +5339,6 @@ export interface operations {
             };
         };
     };
-    triggerClickToCall: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Unix time in seconds. When sent, `signature` covers `timestamp + "." + body`, and a timestamp more than 300 s from the server's clock is ctc:006; required when the agent sets `requireSignatureTimestamp` (ctc:001 without it). Within the 300 s the same request is accepted again: send an `Idempotency-Key` so a repeat places no second call (decision 0031).
-                 * @example 1767225600
-                 */
-                "signature-timestamp"?: string;
-                /**
-                 * @description Makes a retried request answer the first response for 24 h instead of starting a second call (decision 0003).
-                 * @example order-1042
-                 */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The exact bytes are signed (header `signature`); at most 65536 bytes. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description The number to call, E.164
-                     * @example +14155550123
-                     */
-                    phone: string;
-                    /** @description Flat object of strings filling `{{name}}` placeholders; names may not start with "switchboard" or "system" (any case). Send optional variables as "". */
-                    variables?: {
-                        [key: string]: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description The call is queued; its outcome arrives by webhook and at GET /v1/calls/{id} */
-            200: {
-                headers: {
-                    /** @description Set on a replayed answer */
-                    "idempotent-replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        callId: string;
-                        /** @enum {string} */
-                        status: "queued";
-                        requestId: string;
-                    };
-                };
-            };
-            /** @description A header, the agent or the body is refused: ctc:001 Missing headers; ctc:004 Agent is disabled; ctc:005 Agent not configured; ctc:007 Call already in progress; ctc:009 Invalid request body; ctc:011 Invalid Idempotency-Key */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /** @enum {string} */
-                        code: "ctc:001" | "ctc:004" | "ctc:005" | "ctc:007" | "ctc:009" | "ctc:011";
-                        /** @enum {string} */
-                        message: "Missing headers" | "Agent is disabled" | "Agent not configured" | "Call already in progress" | "Invalid request body" | "Invalid Idempotency-Key";
-                        requestId: string;
-                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        /** @description ctc:008: the call recorded as failed */
-                        callId?: string;
-                    };
-                };
-            };
-            /** @description Authentication failed: ctc:003 Invalid API key; ctc:006 Invalid signature */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /** @enum {string} */
-                        code: "ctc:003" | "ctc:006";
-                        /** @enum {string} */
-                        message: "Invalid API key" | "Invalid signature";
-                        requestId: string;
-                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        /** @description ctc:008: the call recorded as failed */
-                        callId?: string;
-                    };
-                };
-            };
-            /** @description Idempotency-Key in use: ctc:012 A request with this Idempotency-Key is in progress */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /** @enum {string} */
-                        code: "ctc:012";
-                        /** @enum {string} */
-                        message: "A request with this Idempotency-Key is in progress";
-                        requestId: string;
-                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        /** @description ctc:008: the call recorded as failed */
-                        callId?: string;
-                    };
-                };
-            };
-            /** @description Over the agent's rate limit: ctc:010 Too many requests */
-            429: {
-                headers: {
-                    /** @description Seconds until a request is accepted again */
-                    "retry-after"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /** @enum {string} */
-                        code: "ctc:010";
-                        /** @enum {string} */
-                        message: "Too many requests";
-                        requestId: string;
-                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        /** @description ctc:008: the call recorded as failed */
-                        callId?: string;
-                    };
-                };
-            };
-            /** @description The server or the provider failed: ctc:002 Error fetching agent; ctc:008 Error initiating call */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        /** @enum {string} */
-                        code: "ctc:002" | "ctc:008";
-                        /** @enum {string} */
-                        message: "Error fetching agent" | "Error initiating call";
-                        requestId: string;
-                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                        /** @description ctc:008: the call recorded as failed */
-                        callId?: string;
-                    };
-                };
-            };
-        };
-    };
     receiveVapiWebhook: {
         parameters: {
             query?: never;
@@ -4720,6 +5586,183 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    triggerClickToCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Unix time in seconds. When sent, `signature` covers `timestamp + "." + body`, and a timestamp more than 300 s from the server's clock is ctc:006; required when the agent sets `requireSignatureTimestamp` (ctc:001 without it). Within the 300 s the same request is accepted again: send an `Idempotency-Key` so a repeat places no second call (decision 0031).
+                 * @example 1767225600
+                 */
+                "signature-timestamp"?: string;
+                /**
+                 * @description Makes a retried request answer the first response for 24 h instead of starting a second call (decision 0003).
+                 * @example order-1042
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The exact bytes are signed (header `signature`); at most 65536 bytes. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The number to call, E.164
+                     * @example +14155550123
+                     */
+                    phone: string;
+                    /** @description Flat object of strings filling `{{name}}` placeholders; names may not start with "switchboard" or "system" (any case). Send optional variables as "". */
+                    variables?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The call is queued; its outcome arrives by webhook and at GET /v1/calls/{id} */
+            200: {
+                headers: {
+                    /** @description Set on a replayed answer */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        callId: string;
+                        /** @enum {string} */
+                        status: "queued";
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description A header, the agent or the body is refused: ctc:001 Missing headers; ctc:004 Agent is disabled; ctc:005 Agent not configured; ctc:007 Call already in progress; ctc:009 Invalid request body; ctc:011 Invalid Idempotency-Key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:001" | "ctc:004" | "ctc:005" | "ctc:007" | "ctc:009" | "ctc:011";
+                        /** @enum {string} */
+                        message: "Missing headers" | "Agent is disabled" | "Agent not configured" | "Call already in progress" | "Invalid request body" | "Invalid Idempotency-Key";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description Authentication failed: ctc:003 Invalid API key; ctc:006 Invalid signature */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:003" | "ctc:006";
+                        /** @enum {string} */
+                        message: "Invalid API key" | "Invalid signature";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key in use: ctc:012 A request with this Idempotency-Key is in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:012";
+                        /** @enum {string} */
+                        message: "A request with this Idempotency-Key is in progress";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description Over the agent's rate limit: ctc:010 Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again */
+                    "retry-after"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:010";
+                        /** @enum {string} */
+                        message: "Too many requests";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
+                };
+            };
+            /** @description The server or the provider failed: ctc:002 Error fetching agent; ctc:008 Error initiating call */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:002" | "ctc:008";
+                        /** @enum {string} */
+                        message: "Error fetching agent" | "Error initiating call";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    };
                 };
             };
         };

@@ -89,12 +89,33 @@ export interface SimulatorTurn {
 export interface SimulatorScenario {
   answer?: 'answered' | 'no_answer' | 'busy' | 'voicemail' | 'fail_to_start';
   turns?: SimulatorTurn[];
-  outcome?: { status?: string; collectedData?: Record<string, unknown> };
+  outcome?: { status?: string; collectedData?: Record<string, unknown>; summary?: string };
   durationSeconds?: number;
   delayMs?: number;
 }
 
+/** What an agent collects in a call: each becomes a key of the outcome's `collectedData`. */
+export type CollectType = AgentCollectField['type'];
+
+export type AgentCollectField = Schemas['AgentCollectField'];
+
+export type AgentVoice = Schemas['AgentVoice'];
+
+export type AgentModel = Schemas['AgentModel'];
+
+export type VoicemailAction = 'hang_up' | 'leave_message';
+
+export type AgentVoicemail = Schemas['AgentVoicemail'];
+
 export type Agent = Schemas['Agent'];
+
+/** A voice a provider account offers; `voiceId` null: any id of that provider's voices, typed in. */
+export type VoiceOption = Schemas['ProviderVoice'];
+
+export type PhoneNumber = Schemas['PhoneNumber'];
+
+/** A number of a provider account, to import; `phoneNumberId` once it is imported. */
+export type ProviderPhoneNumber = Schemas['ProviderPhoneNumberList']['data'][number];
 
 export type AgentCredentials = Schemas['AgentCredentials'];
 
@@ -140,5 +161,7 @@ export type TranscriptTurn = Schemas['TranscriptTurn'];
 export type ToolInvocation = Schemas['ToolInvocation'];
 
 export type CallStatus = Schemas['Call']['status'];
+
+export type CallDirection = Schemas['Call']['direction'];
 
 export type Call = Schemas['Call'];

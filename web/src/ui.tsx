@@ -70,6 +70,23 @@ export function FieldError({
   );
 }
 
+/**
+ * The API's problems at paths inside `path` (`$.providerSettings.voice.speed` inside
+ * `$.providerSettings`), each named by where it is: for values edited as a whole (JSON text).
+ */
+export function FieldErrorsUnder({ failure, path }: { failure: ApiFailure | null | undefined; path: string }) {
+  const inside = (failure?.details ?? [])
+    .map((detail) => detail.path)
+    .filter((at) => at.startsWith(`${path}.`) || at.startsWith(`${path}[`));
+  return (
+    <>
+      {[...new Set(inside)].map((at) => (
+        <FieldError key={at} failure={failure} path={at} label={at.slice(path.length).replace(/^\./, '')} />
+      ))}
+    </>
+  );
+}
+
 /** A labelled control with its hint and the API's error for its path. */
 export function Field({
   label,
@@ -300,17 +317,20 @@ export function PagedTable<T extends { id: string }>({
   empty,
   headers,
   cells,
+  className,
 }: {
   page: { data: T[]; nextCursor: string | null };
   pager: ReturnType<typeof usePager>;
   empty: ReactNode;
   headers: string[];
   cells: (item: T) => ReactNode;
+  /** `stack`: rows stack on a phone's width, each cell under its `data-label`. */
+  className?: string;
 }) {
   if (page.data.length === 0 && pager.page === 1) return <Empty>{empty}</Empty>;
   return (
     <>
-      <table>
+      <table className={className}>
         <thead>
           <tr>
             {headers.map((header) => (

@@ -3,6 +3,7 @@ import {
   AGENT_TYPE_LABELS,
   type Agent,
   type AgentType,
+  type ApiFailure,
   api,
   type Page,
   type ProviderCredential,
@@ -25,9 +26,17 @@ import {
 } from '../../ui.js';
 import { IntegrationsPanel } from '../integrations/IntegrationsPanel.js';
 import { agentState } from './AgentsPage.js';
+import { CollectEditor } from './CollectEditor.js';
 import { CredentialsPanel } from './CredentialsPanel.js';
+import {
+  changedDefinitionFields,
+  type DefinitionDraft,
+  definitionDraftOf,
+  unsendableDefinition,
+} from './definition.js';
 import { ScenarioEditor } from './ScenarioEditor.js';
-import { TestCallPanel } from './TestCallPanel.js';
+import { SimulateInboundPanel, TestCallPanel } from './TestCallPanel.js';
+import { ProviderSettingsField, VoiceAndModelFields } from './VoiceAndModelFields.js';
 
 const PROVIDER_LABELS: Record<ProviderName, string> = { simulator: 'Simulator', vapi: 'Vapi', retell: 'Retell' };
 const DEFAULT_OUTCOMES = 'SOLD, INTERESTED, NOT_INTERESTED, CALLBACK, NO_ANSWER, VOICEMAIL, BUSY, FAILED, COMPLETED';
@@ -52,6 +61,8 @@ interface Draft {
   outcomes: string;
   toolIds: string[];
   simulator: SimulatorScenario | null;
+  /** What it collects, how it sounds and thinks: sent only where changed (definition.ts). */
+  definition: DefinitionDraft;
 }
 
 function draftOf(agent: Agent | undefined): Draft {
@@ -73,6 +84,7 @@ function draftOf(agent: Agent | undefined): Draft {
     outcomes: agent?.outcomes.join(', ') ?? DEFAULT_OUTCOMES,
     toolIds: agent?.toolIds ?? [],
     simulator: agent?.simulator ?? null,
+    definition: definitionDraftOf(agent),
   };
 }
 
@@ -140,14 +152,21 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
   const [saved, setSaved] = useState(false);
   const save = useAction();
   const remove = useAction();
+  /** A problem found before sending (provider settings that are not JSON), shown as the API's are. */
+  const [unsendable, setUnsendable] = useState<ApiFailure | null>(null);
   const credentials = useLoad(() => api<Page<ProviderCredential>>('GET', '/v1/provider-credentials?limit=100'), '');
   const tools = useLoad(() => api<Page<Tool>>('GET', '/v1/tools?limit=100'), '');
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
     setSaved(false);
     setDraft((current) => ({ ...current, [key]: value }));
   };
+  const setDefinition = <K extends keyof DefinitionDraft>(key: K, value: DefinitionDraft[K]) => {
+    setSaved(false);
+    if (key === 'providerSettings') setUnsendable(null);
+    setDraft((current) => ({ ...current, definition: { ...current.definition, [key]: value } }));
+  };
 
-  const failure = save.failure;
+  const failure = unsendable ?? save.failure;
 
   /** A whole-number setting, typed as text: the API says what is wrong with it, beside the field. */
   const countField = (
@@ -164,10 +183,12 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const refused = unsendableDefinition(draft.definition);
+    setUnsendable(refused);
+    if (refused) return;
+    const body = { ...bodyOf(draft), ...changedDefinitionFields(draft.definition, agent) };
     const result = await save.run(() =>
-      agent
-        ? api<Agent>('PATCH', `/v1/agents/${agent.id}`, bodyOf(draft))
-        : api<Agent>('POST', '/v1/agents', bodyOf(draft)),
+      agent ? api<Agent>('PATCH', `/v1/agents/${agent.id}`, body) : api<Agent>('POST', '/v1/agents', body),
     );
     if (!result) return;
     setSaved(true);
@@ -295,6 +316,25 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
             <span className="muted"> (as saved)</span>
           </p>
         )}
+        <CollectEditor
+          rows={draft.definition.collect}
+          failure={failure}
+          onChange={(rows) => setDefinition('collect', rows)}
+        />
+        <VoiceAndModelFields
+          draft={draft.definition}
+          set={setDefinition}
+          failure={failure}
+          credentialId={
+            draft.provider !== 'simulator' && draft.providerCredentialId ? draft.providerCredentialId : null
+          }
+        />
+        <ProviderSettingsField
+          text={draft.definition.providerSettings}
+          failure={failure}
+          provider={draft.provider}
+          onChange={(text) => setDefinition('providerSettings', text)}
+        />
         <div className="grid">
           {countField('maxConcurrentCalls', 'Max concurrent calls', 'Empty: no limit.')}
           {countField('rateLimitPerMinute', 'Rate limit per minute', 'Click-to-call requests accepted per minute.')}
@@ -416,7 +456,9 @@ function AgentScreen({ agent, onSaved }: { agent: Agent | undefined; onSaved: (a
         <FormFailure failure={remove.failure} />
       </form>
       {agent?.type === 'click_to_call' && <CredentialsPanel agentId={agent.id} />}
-      {agent?.type === 'click_to_call' && <TestCallPanel agent={agent} />}
+      {/* Keyed by the variables as saved: a changed script asks for its own. */}
+      {agent && agent.type !== 'inbound' && <TestCallPanel key={agent.variables.join()} agent={agent} />}
+      {agent?.type === 'inbound' && <SimulateInboundPanel key={agent.variables.join()} agent={agent} />}
       {agent && <IntegrationsPanel agent={agent} />}
     </>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ApiFailure } from '../../api.js';
-import { Field } from '../../ui.js';
+import { Field, FieldErrorsUnder } from '../../ui.js';
 
 /**
  * A JSON value edited as text. The value changes only while the text parses; until then the field
@@ -33,26 +33,29 @@ export function JsonField({
       }
     >
       {(id) => (
-        <textarea
-          id={id}
-          rows={3}
-          value={text}
-          spellCheck={false}
-          onChange={(e) => {
-            setText(e.target.value);
-            if (e.target.value.trim() === '') {
-              setProblem(null);
-              onChange(undefined);
-              return;
-            }
-            try {
-              onChange(JSON.parse(e.target.value));
-              setProblem(null);
-            } catch (error) {
-              setProblem(error instanceof Error ? error.message : String(error));
-            }
-          }}
-        />
+        <>
+          <textarea
+            id={id}
+            rows={3}
+            value={text}
+            spellCheck={false}
+            onChange={(e) => {
+              setText(e.target.value);
+              if (e.target.value.trim() === '') {
+                setProblem(null);
+                onChange(undefined);
+                return;
+              }
+              try {
+                onChange(JSON.parse(e.target.value));
+                setProblem(null);
+              } catch (error) {
+                setProblem(error instanceof Error ? error.message : String(error));
+              }
+            }}
+          />
+          <FieldErrorsUnder failure={failure} path={path} />
+        </>
       )}
     </Field>
   );

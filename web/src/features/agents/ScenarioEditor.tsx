@@ -113,6 +113,21 @@ export function ScenarioEditor({
               )}
             </Field>
           </div>
+          <Field
+            label="Call summary"
+            path="$.simulator.outcome.summary"
+            failure={failure}
+            hint="What the call page and the outcome webhook show as the call's summary, as a provider's report would."
+          >
+            {(id) => (
+              <textarea
+                id={id}
+                rows={2}
+                value={scenario?.outcome?.summary ?? ''}
+                onChange={(e) => update({ outcome: { ...scenario?.outcome, summary: e.target.value || undefined } })}
+              />
+            )}
+          </Field>
           <JsonField
             label="Collected data (JSON object)"
             path="$.simulator.outcome.collectedData"

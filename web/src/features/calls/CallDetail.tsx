@@ -3,7 +3,7 @@ import { Link } from '../../router.js';
 import { Badge, CopyButton, Fact, FormFailure, formatTime, Loading, useLoad, usePolling } from '../../ui.js';
 import './calls.css';
 import { Deliveries } from './Deliveries.js';
-import { formatDuration } from './format.js';
+import { DIRECTION_LABELS, formatDuration } from './format.js';
 import { KeyValueTable, LiveIndicator, Panel } from './parts.js';
 import { ToolInvocations } from './ToolInvocations.js';
 import { Transcript } from './Transcript.js';
@@ -50,6 +50,7 @@ function CallScreen({ id }: { id: string }) {
       </p>
       <FormFailure failure={failure} />
       <CallFacts call={call} live={delay !== null} />
+      <CallReport call={call} />
       <section className="call-data">
         <Panel title="Variables">
           <KeyValueTable label="Variables" values={call.variables} none="No variables were sent with this call." />
@@ -83,7 +84,7 @@ function CallNotFound({ id }: { id: string }) {
 function CallFacts({ call, live }: { call: Call; live: boolean }) {
   return (
     <Panel
-      title={<>Call to {call.to}</>}
+      title={call.direction === 'inbound' ? <>Call from {call.from}</> : <>Call to {call.to}</>}
       actions={
         <span className="row">
           <Badge value={call.status} />
@@ -97,6 +98,7 @@ function CallFacts({ call, live }: { call: Call; live: boolean }) {
         </div>
       )}
       <dl className="facts">
+        <Fact label="Direction">{DIRECTION_LABELS[call.direction] ?? call.direction}</Fact>
         <Fact label="Agent">
           <AgentLink id={call.agentId} />
         </Fact>
@@ -117,6 +119,49 @@ function CallFacts({ call, live }: { call: Call; live: boolean }) {
         </Fact>
       </dl>
     </Panel>
+  );
+}
+
+/**
+ * What the provider said about the call once it ended: its summary, the recording (played from
+ * where the provider keeps it, fetched only when played), and what its report held that could not
+ * be kept as it was.
+ */
+function CallReport({ call }: { call: Call }) {
+  const ended = call.status === 'ended';
+  return (
+    <>
+      <Panel title="Summary">
+        {call.summary ? (
+          <p className="summary" data-testid="call-summary">
+            {call.summary}
+          </p>
+        ) : (
+          <p className="muted">{ended ? 'The provider gave no summary.' : 'The summary arrives when the call ends.'}</p>
+        )}
+        {call.recordingUrl && (
+          <div className="recording">
+            <h3>Recording</h3>
+            {/* biome-ignore lint/a11y/useMediaCaption: a call recording has no captions; its transcript is below */}
+            <audio controls preload="none" src={call.recordingUrl} aria-label="Call recording" />
+            <a href={call.recordingUrl} target="_blank" rel="noreferrer noopener">
+              Open the recording
+            </a>
+          </div>
+        )}
+      </Panel>
+      {call.warnings.length > 0 && (
+        <Panel title="Warnings">
+          <p className="hint">What the end-of-call report held that could not be kept as it was.</p>
+          <ul aria-label="Warnings" className="warnings">
+            {call.warnings.map((warning, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: warnings can repeat; their order is the report's
+              <li key={index}>{warning}</li>
+            ))}
+          </ul>
+        </Panel>
+      )}
+    </>
   );
 }
 

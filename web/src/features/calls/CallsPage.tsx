@@ -13,7 +13,7 @@ import {
   usePolling,
 } from '../../ui.js';
 import './calls.css';
-import { CALL_STATUSES, deliveriesSummary, formatDuration } from './format.js';
+import { CALL_STATUSES, DIRECTION_LABELS, deliveriesSummary, formatDuration } from './format.js';
 import { LiveIndicator } from './parts.js';
 
 const PAGE_SIZE = 25;
@@ -100,10 +100,12 @@ function CallsTable({ filters, agentNames }: { filters: CallFilters; agentNames:
       </Empty>
     ) : (
       <Empty>
-        No calls yet. A call appears here as soon as it is placed: when your backend asks a{' '}
+        No calls yet. A call appears here as soon as it is placed or taken: when your backend asks a{' '}
         <strong>Click to Call</strong> agent to phone a lead (a signed <code>POST /api/click-to-call</code>, see the
-        agent's <strong>Show Credentials & Instructions</strong>), or when you press <strong>Test call</strong> on a
-        Click to Call agent that runs on the simulator. <Link to="/agents">Go to your agents</Link>.
+        agent's <strong>Show Credentials & Instructions</strong>), when an API client starts one with{' '}
+        <code>POST /v1/calls</code>, when someone rings a number bound to an <strong>Inbound</strong> agent, or when you
+        press <strong>Test call</strong> (or <strong>Simulate an incoming call</strong>) on an agent's page.{' '}
+        <Link to="/agents">Go to your agents</Link>.
       </Empty>
     );
   }
@@ -111,12 +113,13 @@ function CallsTable({ filters, agentNames }: { filters: CallFilters; agentNames:
     <>
       <FormFailure failure={failure} />
       {live && <LiveIndicator what="this list" />}
-      <table aria-label="Calls">
+      <table aria-label="Calls" className="stack">
         <thead>
           <tr>
             <th>When</th>
             <th>Agent</th>
-            <th>To</th>
+            <th>Direction</th>
+            <th>Number</th>
             <th>Status</th>
             <th>Outcome</th>
             <th>Duration</th>
@@ -126,17 +129,18 @@ function CallsTable({ filters, agentNames }: { filters: CallFilters; agentNames:
         <tbody>
           {data.data.map((call) => (
             <tr key={call.id}>
-              <td>
+              <td data-label="When">
                 <Link to={`/calls/${call.id}`}>{formatTime(call.createdAt)}</Link>
               </td>
-              <td>{agentNames.get(call.agentId) ?? <code>{call.agentId}</code>}</td>
-              <td>{call.to}</td>
-              <td>
+              <td data-label="Agent">{agentNames.get(call.agentId) ?? <code>{call.agentId}</code>}</td>
+              <td data-label="Direction">{DIRECTION_LABELS[call.direction] ?? call.direction}</td>
+              <td data-label="Number">{call.direction === 'inbound' ? call.from : call.to}</td>
+              <td data-label="Status">
                 <Badge value={call.status} />
               </td>
-              <td>{call.outcome ?? '—'}</td>
-              <td>{formatDuration(call.durationSeconds)}</td>
-              <td>{deliveriesSummary(call.deliveries)}</td>
+              <td data-label="Outcome">{call.outcome ?? '—'}</td>
+              <td data-label="Duration">{formatDuration(call.durationSeconds)}</td>
+              <td data-label="Deliveries">{deliveriesSummary(call.deliveries)}</td>
             </tr>
           ))}
         </tbody>

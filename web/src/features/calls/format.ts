@@ -1,4 +1,6 @@
-import type { CallStatus, Delivery } from '../../api.js';
+import type { CallDirection, CallStatus, Delivery } from '../../api.js';
+
+export const DIRECTION_LABELS: Record<CallDirection, string> = { outbound: 'Outbound', inbound: 'Inbound' };
 
 export const CALL_STATUSES: { value: CallStatus; label: string }[] = [
   { value: 'queued', label: 'Queued' },

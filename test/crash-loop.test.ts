@@ -28,6 +28,8 @@ const LOOPS = Number(process.env.CRASH_LOOP_LOOPS ?? 6);
 const TEST_TIMEOUT_MS = 60_000 + LOOPS * 20_000;
 /** Every agent's calls are closed by the duration sweep this long after they start. */
 const MAX_CALL_SECONDS = 4;
+/** The shortest `maxDurationSeconds` Vapi takes: the Vapi agent's calls are swept after this. */
+const VAPI_MIN_CALL_SECONDS = 10;
 /** How long a simulated "live" call stays in progress before the simulator ends it. */
 const LIVE_DELAY_MS = 1_500;
 const VAPI_FROM = '+14155550100';
@@ -236,6 +238,8 @@ async function setUp(url: string, hooksUrl: string, vapi: FakeVapi) {
         fromNumber: VAPI_FROM,
         prompt: 'Sell.',
         firstMessage: 'Hi!',
+        // Vapi's own shortest maximum duration (its published schema refuses less when the agent is saved).
+        maxCallDurationSeconds: VAPI_MIN_CALL_SECONDS,
       },
       [
         { path: '/flaky/vapi', soldOnly: false },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { AGENT_TOPIC } from '../agents/agent-cache.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { PeriodicJob } from '../jobs/catalog.js';
 import type { ProviderRegistryService } from '../providers/provider-port.js';
@@ -24,7 +25,7 @@ export interface PhoneNumbersModuleDeps
  * which tells the providers what each number answers with. `module` is the same as a `DomainModule`.
  */
 export function createPhoneNumbersModule(
-  { db, config, log }: Pick<SharedDeps, 'db' | 'config' | 'log'>,
+  { db, database, config, log }: Pick<SharedDeps, 'db' | 'database' | 'config' | 'log'>,
   { auth, registry, ...deps }: PhoneNumbersModuleDeps,
 ) {
   const service = createPhoneNumbersService({
@@ -52,15 +53,36 @@ export function createPhoneNumbersModule(
     onFailed: ({ phoneNumberId, provider, error, retryInSeconds }) =>
       log.warn({ phoneNumberId, provider, error, retryInSeconds }, `could not bind a phone number at ${provider}`),
   });
+  const { changes } = database;
   const routes = async (app: FastifyInstance, { auth }: { auth: AuthService }) =>
     phoneNumbersRoutes(app, { auth, phoneNumbers: service });
+  // Whether an agent changed or was published since the bindings were last compared with what the
+  // providers were told: comparing scans every live number, so it runs when the change feed says an
+  // agent changed (in any process), and otherwise once a minute as a safety net.
+  let agentsChanged = true;
+  let runsSinceCompare = 0;
+  const compareEveryRuns = Math.max(1, Math.round(60_000 / config.publishIntervalMs));
+  changes.subscribe(
+    AGENT_TOPIC,
+    () => {
+      agentsChanged = true;
+    },
+    () => {
+      agentsChanged = true;
+    },
+  );
   const jobs: PeriodicJob[] = [
     {
       name: 'binding phone numbers at their providers',
       // As often as agents are published: a number waits for its agent's publication.
       intervalMs: config.publishIntervalMs,
       run: async () => {
-        await service.markDrifted();
+        runsSinceCompare += 1;
+        if (agentsChanged || runsSinceCompare >= compareEveryRuns) {
+          agentsChanged = false;
+          runsSinceCompare = 0;
+          await service.markDrifted();
+        }
         while ((await service.syncDue()) > 0) {}
       },
     },

@@ -11,10 +11,11 @@ import { clickToCall } from './click-to-call.js';
 import { flood } from './flood.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/children.js';
 import { type Benchmark, type BenchmarkResult, formatResults } from './lib/report.js';
+import { stats } from './stats.js';
 import { toolCalls } from './tool-calls.js';
 import { webhooks } from './webhooks.js';
 
-const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls, webhooks, flood];
+const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls, webhooks, flood, stats];
 
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');

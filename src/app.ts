@@ -37,6 +37,7 @@ import { createProviderCredentialsModule } from './provider-credentials/provider
 import type { ProviderRegistryService } from './providers/provider-port.js';
 import { createProvidersModule, type ProviderChanges } from './providers/providers.module.js';
 import type { DomainModule, SharedDeps } from './shared-deps.js';
+import { createStatsModule } from './stats/stats.module.js';
 import { createToolsModule } from './tools/tools.module.js';
 import { registerDashboard } from './web.js';
 
@@ -279,6 +280,8 @@ export async function buildApp({
     calls,
   });
 
+  const { module: statsModule } = createStatsModule(shared, { auth });
+
   // The order of the management API's routes is that of the OpenAPI document's paths.
   const modules: DomainModule[] = [
     authModule,
@@ -289,6 +292,7 @@ export async function buildApp({
     toolsModule,
     integrationsModule,
     callsModule,
+    statsModule,
     deliveries.module,
     clickToCallModule,
   ];

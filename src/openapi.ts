@@ -18,6 +18,7 @@ import { PROVIDER_CREDENTIAL_VIEWS } from './provider-credentials/provider-crede
 import { PROVIDER_TOOL_VIEWS } from './providers/provider-tools.schemas.js';
 import { PROVIDER_VOICE_VIEWS } from './providers/provider-voices.schemas.js';
 import { WebhookRefusal } from './providers/webhook-answer.js';
+import { STATS_VIEWS } from './stats/stats.schemas.js';
 import { TOOL_VIEWS } from './tools/tools.schemas.js';
 
 /**
@@ -28,7 +29,7 @@ import { TOOL_VIEWS } from './tools/tools.schemas.js';
  */
 
 /** Served by the dashboard, not the API: its catch-all pages and its hashed files. */
-export const UNDOCUMENTED_ROUTES = ['/*', '/assets/*'];
+export const UNDOCUMENTED_ROUTES = ['/*', '/assets/*', '/favicon.svg'];
 
 /**
  * The schemas more than one answer uses, each with an `$id`: registered once (`app.addSchema`),
@@ -46,6 +47,7 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...INTEGRATION_VIEWS,
   ...DELIVERY_VIEWS,
   ...CALL_VIEWS,
+  ...STATS_VIEWS,
   ...HEALTH_VIEWS,
   WebhookRefusal,
 ];
@@ -80,6 +82,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Tools', description: 'HTTP tools an agent calls during a call' },
         { name: 'Integrations', description: 'Call-outcome webhooks' },
         { name: 'Calls', description: 'Call records: transcript, tool invocations, deliveries' },
+        { name: 'Stats', description: 'Call statistics per hour or day' },
         { name: 'Deliveries', description: 'Webhook deliveries and their attempts' },
         { name: 'Click to call', description: "Starting a call from a customer's backend" },
         { name: 'Provider webhooks', description: "Vapi's and Retell's callbacks, authenticated by the provider" },

@@ -53,6 +53,13 @@ export async function dashboardRoutes(app: FastifyInstance, { dir }: { dir: stri
     return send(reply, file, true);
   });
 
+  // The favicon, where browsers ask for it (web/public/favicon.svg, copied to the root of dist/web by Vite). Its
+  // name carries no hash, so it is revalidated like index.html rather than cached for a year.
+  app.get('/favicon.svg', async (_request, reply) => {
+    const file = path.join(root, 'favicon.svg');
+    return existsSync(file) ? send(reply, file, false) : reply.callNotFound();
+  });
+
   app.get('/*', async (request, reply) => {
     const urlPath = request.url.split('?')[0] ?? '';
     if (API_PREFIXES.some((prefix) => urlPath.startsWith(prefix)) || !request.headers.accept?.includes('text/html')) {

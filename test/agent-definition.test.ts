@@ -256,13 +256,13 @@ describe('checked against the provider when saved', () => {
       '$.providerSettings.favouriteColour': 'is not a field Vapi accepts here (Vapi: favouriteColour)',
     });
     expect(detailsOf(await vapi({ providerSettings: { endCallPhrases: 'bye' } }))).toEqual({
-      '$.providerSettings.endCallPhrases': 'must be array (Vapi: endCallPhrases)',
+      '$.providerSettings.endCallPhrases': 'Must be a list (Vapi: endCallPhrases)',
     });
     expect(
       detailsOf(
         await vapi({ voice: { provider: '11labs', voiceId: 'burt' }, providerSettings: { voice: { stability: 2 } } }),
       ),
-    ).toEqual({ '$.providerSettings.voice.stability': 'must be <= 1 (Vapi: voice.stability)' });
+    ).toEqual({ '$.providerSettings.voice.stability': 'At most 1 (Vapi: voice.stability)' });
     // What a field of the agent sets, or we do, is not providerSettings' to set.
     expect(
       detailsOf(
@@ -312,7 +312,7 @@ describe('checked against the provider when saved', () => {
     expect(
       detailsOf(await retell({ providerSettings: { agent: { voice_speed: 3 }, llm: { start_speaker: 'robot' } } })),
     ).toEqual({
-      '$.providerSettings.agent.voice_speed': 'must be <= 2 (Retell: agent.voice_speed)',
+      '$.providerSettings.agent.voice_speed': 'At most 2 (Retell: agent.voice_speed)',
       '$.providerSettings.llm.start_speaker': 'must be one of "user", "agent" (Retell: llm.start_speaker)',
     });
     expect(

@@ -186,4 +186,18 @@ describe('tenancy', () => {
       for (const id of Object.values(ids)) expect(text, path).not.toContain(id);
     }
   });
+
+  it('GET /v1/stats counts no call of another organization, and its agents are not found', async () => {
+    const own = await t.request('GET', '/v1/stats', { headers: owner.auth });
+    expect(own.body.totals.calls).toBeGreaterThan(0);
+    const theirs = await t.request('GET', '/v1/stats', { headers: stranger.auth });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.totals.calls).toBe(0);
+    const foreign = await t.request('GET', `/v1/stats?agentId=${ids.agent}`, { headers: stranger.auth });
+    const never = await t.request('GET', `/v1/stats?agentId=${neverExisting(ids.agent!)}`, { headers: stranger.auth });
+    expect(foreign.status).toBe(404);
+    const { requestId: _a, ...foreignBody } = foreign.body;
+    const { requestId: _b, ...neverBody } = never.body;
+    expect(foreignBody).toEqual(neverBody);
+  });
 });

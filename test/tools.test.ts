@@ -125,13 +125,13 @@ describe('tool CRUD', () => {
     expect(receiver.requests.length).toBe(before + 1);
   });
 
-  it('an empty JSON body where one is needed is "must be object", not a parse error', async () => {
+  it('an empty JSON body where one is needed must be an object, not a parse error', async () => {
     const response = await t.request('POST', '/v1/tools', {
       headers: { ...org.auth, 'content-type': 'application/json' },
       body: '',
     });
     expect(response.status).toBe(422);
-    expect(response.body.details).toEqual([{ path: '$', message: 'must be object' }]);
+    expect(response.body.details).toEqual([{ path: '$', message: 'The body must be a JSON object' }]);
   });
 
   it('deletes a tool (204, then 404)', async () => {
@@ -208,8 +208,8 @@ describe('refused definitions (422, a JSON path per problem, nothing written)', 
       '$.parameters[0].fields[0].value',
       /ref/,
     ],
-    ['a name with a space', { name: 'create lead' }, '$.name', /pattern/],
-    ['a name over 64 characters', { name: 'x'.repeat(65) }, '$.name', /pattern/],
+    ['a name with a space', { name: 'create lead' }, '$.name', /^Use letters, digits, _ or - \(at most 64\)$/],
+    ['a name over 64 characters', { name: 'x'.repeat(65) }, '$.name', /^Use letters, digits, _ or - \(at most 64\)$/],
     ['a description over 1,200 characters', { description: 'd'.repeat(1201) }, '$.description', /1200/],
     ['an unknown method', { method: 'TRACE' }, '$.method', /GET/],
     ['a timeout under 1 s', { timeoutMs: 999 }, '$.timeoutMs', /1000/],
@@ -490,7 +490,12 @@ describe('POST /v1/tools/preview (the live aiSchema of the editor)', () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.code).toBe('api:validation');
-    expect(response.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['$.description', '$.name']);
+    // The schema's problems and the tool's own rules (a GET with a body parameter) in one answer.
+    expect(response.body.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      '$.description',
+      '$.name',
+      '$.parameters[0].location',
+    ]);
     const rules = await preview({
       name: uniqueName('preview'),
       method: 'GET',

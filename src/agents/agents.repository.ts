@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { agents } from '../db/schema/index.js';
 
@@ -35,6 +35,15 @@ export function createAgentsRepository(db: Db) {
         )
         .orderBy(desc(agents.id))
         .limit(options.limit);
+    },
+
+    /** How many agents `list` shows the organization, across every page. */
+    async count(organizationId: string): Promise<number> {
+      const rows = await db
+        .select({ n: count() })
+        .from(agents)
+        .where(and(eq(agents.organizationId, organizationId), isNull(agents.deletedAt)));
+      return rows[0]?.n ?? 0;
     },
 
     async update(organizationId: string, id: string, changes: Partial<NewAgentRow>): Promise<AgentRow | undefined> {

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { FreeObject, Name, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { CountedPageOf, FreeObject, Name, Nullable, ref, StringEnum, Timestamp } from '../lib/schema.js';
 import { PROVIDER_NAMES } from '../providers/provider-names.js';
 
 export const AGENT_TYPES = ['click_to_call', 'inbound', 'outbound'] as const;
@@ -282,7 +282,7 @@ export const AgentView = Type.Object(
 );
 export type AgentView = Static<typeof AgentView>;
 
-export const AgentPage = PageOf(ref(AgentView), 'AgentPage');
+export const AgentPage = CountedPageOf(ref(AgentView), 'AgentPage');
 
 /** A click-to-call agent's credentials, with instructions and ready-to-paste examples. */
 export const AgentCredentials = Type.Object(

@@ -1,6 +1,6 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import type { ChangeFeed } from '../db/change-feed.js';
-import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
+import { ApiError, besideSchema, type FieldProblem, notFound, soundPart, validationError } from '../errors.js';
 import type { SecretBox } from '../lib/crypto.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
@@ -164,6 +164,16 @@ function checkAgent(agent: AgentSettings): FieldProblem[] {
   return problems;
 }
 
+/**
+ * The agent's own problems that judge a field against another (`besideSchema`): left out when the
+ * other was refused by the schema, since a stand-in was judged, not what was sent.
+ */
+const JUDGED_AGAINST: Record<string, string[]> = {
+  '$.simulator.outcome.status': ['outcomes'],
+  '$.simulator.outcome.collectedData': ['collect'],
+  '$.providerCredentialId': ['provider'],
+};
+
 /** A list without its repeats, in first-seen order (problems name the indices as sent, so this comes after). */
 const distinct = (list: string[] | null | undefined) => (list ? [...new Set(list)] : null);
 
@@ -215,13 +225,20 @@ export function createAgentsService({
    * organization, a provider credential that is not the organization's or not for the agent's
    * provider; then, for a definition sound in itself, what its provider's schema refuses.
    */
-  async function problemsOf(organizationId: string, agent: AgentSettings, toolIds: string[]): Promise<FieldProblem[]> {
+  async function problemsOf(
+    organizationId: string,
+    agent: AgentSettings,
+    toolIds: string[],
+    schemaProblems: FieldProblem[] = [],
+  ): Promise<FieldProblem[]> {
     const definition = definitionOf(agent);
     const problems = [
       ...checkAgent(agent),
       ...definitionProblems(definition, (agent.simulator as SimulatorScenario | null | undefined) ?? null),
     ];
-    if (problems.length === 0) problems.push(...agentProblems(agent.provider, definition));
+    // A definition with stand-ins for refused fields is not what would be published: not asked of the provider.
+    if (problems.length === 0 && schemaProblems.length === 0)
+      problems.push(...agentProblems(agent.provider, definition));
     if (agent.provider !== 'simulator' && agent.providerCredentialId != null) {
       const provider = await credentialProviderOf(organizationId, agent.providerCredentialId);
       if (provider === undefined) {
@@ -241,7 +258,7 @@ export function createAgentsService({
       if (missing.has(id))
         problems.push({ path: `$.toolIds[${index}]`, message: 'no tool with this id exists in the organization' });
     });
-    return problems;
+    return besideSchema(schemaProblems, problems, JUDGED_AGAINST);
   }
 
   function credentialsOf(row: AgentRow): AgentCredentials {
@@ -262,9 +279,15 @@ export function createAgentsService({
   }
 
   return {
-    async create(organizationId: string, input: CreateAgentInput): Promise<AgentView> {
+    /** `schemaProblems`: the body failed the route's schema; its sound fields are still judged, then all is refused. */
+    async create(
+      organizationId: string,
+      body: CreateAgentInput,
+      schemaProblems: FieldProblem[] = [],
+    ): Promise<AgentView> {
+      const input = soundPart(body, schemaProblems);
       const settings: AgentSettings = {
-        name: input.name.trim(),
+        name: (input.name ?? '').trim(),
         type: input.type ?? 'click_to_call',
         enabled: input.enabled ?? true,
         provider: input.provider ?? 'simulator',
@@ -289,7 +312,7 @@ export function createAgentsService({
         providerSettings: null,
         ...definitionChanges(input),
       };
-      const problems = await problemsOf(organizationId, settings, settings.toolIds ?? []);
+      const problems = await problemsOf(organizationId, settings, settings.toolIds ?? [], schemaProblems);
       if (problems.length > 0) throw validationError(problems);
       settings.allowedCountries = distinct(settings.allowedCountries);
       const id = newId('agt');
@@ -305,11 +328,17 @@ export function createAgentsService({
       return toView(inserted);
     },
 
-    async list(organizationId: string, query: { cursor?: string; limit?: number }): Promise<Page<AgentView>> {
+    async list(
+      organizationId: string,
+      query: { cursor?: string; limit?: number },
+    ): Promise<Page<AgentView> & { total: number }> {
       const limit = query.limit ?? 20;
       const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      const rows = await repository.list(organizationId, { beforeId, limit: limit + 1 });
-      return toPage(rows, limit, toView);
+      const [rows, total] = await Promise.all([
+        repository.list(organizationId, { beforeId, limit: limit + 1 }),
+        repository.count(organizationId),
+      ]);
+      return { ...toPage(rows, limit, toView), total };
     },
 
     /** Where the agent lives at its provider, for importing its tools; undefined when there is no such agent. */
@@ -335,8 +364,14 @@ export function createAgentsService({
       return toView(await findOrThrow(organizationId, id));
     },
 
-    async update(organizationId: string, id: string, patch: UpdateAgentInput): Promise<AgentView> {
+    async update(
+      organizationId: string,
+      id: string,
+      body: UpdateAgentInput,
+      schemaProblems: FieldProblem[] = [],
+    ): Promise<AgentView> {
       const current = await findOrThrow(organizationId, id);
+      const patch = soundPart(body, schemaProblems);
       const changed = {
         ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
         ...definitionChanges(patch),
@@ -357,7 +392,7 @@ export function createAgentsService({
         merged.providerSettings = null;
         changed.providerSettings = null;
       }
-      const problems = await problemsOf(organizationId, merged, changed.toolIds ?? []);
+      const problems = await problemsOf(organizationId, merged, changed.toolIds ?? [], schemaProblems);
       if (problems.length > 0) throw validationError(problems);
       if (changed.allowedCountries) changed.allowedCountries = distinct(changed.allowedCountries);
       const credentials =

@@ -1,9 +1,10 @@
-import { and, desc, eq, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, like, lt, ne, or, sql } from 'drizzle-orm';
 import { type Db, isTransientDatabaseError, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, type TranscriptTurn } from '../db/schema/index.js';
 import { queueOutcomeDeliveries } from '../deliveries/deliveries.repository.js';
 import { createBatcher } from '../lib/batcher.js';
-import type { CallEvent } from '../providers/voice-provider.js';
+import { type CallEvent, SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
+import type { CallSort } from './calls.schemas.js';
 
 export type CallRow = typeof calls.$inferSelect;
 
@@ -70,6 +71,96 @@ function endedIn(items: { id: string }[], isFirst: boolean[], result: unknown): 
   const ended = new Map(rowsOf<EndedCall>(result).map((row) => [row.id, row]));
   return items.map((item, i) => (isFirst[i] && ended.get(item.id)) || null);
 }
+
+/** What GET /v1/calls and its CSV export narrow the organization's calls to (all optional). */
+export interface CallFilter {
+  agentId?: string;
+  status?: string;
+  outcome?: string;
+  direction?: string;
+  /** ISO 8601: calls created at or after it. */
+  since?: string;
+  /** ISO 8601: calls created before it. */
+  until?: string;
+  /** The start of the number called or calling (`to` or `from`), `+` and digits only. */
+  phone?: string;
+}
+
+/** The last row of a page, as its cursor carries it: its sort key (as `sortKeyOf` reads it) and its id. */
+export interface CallKey {
+  key: string | null;
+  id: string;
+}
+
+const filterCondition = (organizationId: string, filter: CallFilter) => {
+  // Only `+` and digits reach here (the route's pattern): no LIKE wildcard to escape.
+  const phone = filter.phone === undefined ? undefined : `${filter.phone}%`;
+  return and(
+    eq(calls.organizationId, organizationId),
+    filter.agentId ? eq(calls.agentId, filter.agentId) : undefined,
+    filter.status ? eq(calls.status, filter.status) : undefined,
+    filter.outcome ? eq(calls.outcome, filter.outcome) : undefined,
+    filter.direction ? eq(calls.direction, filter.direction) : undefined,
+    // Compared in SQL as timestamps: the text is parsed by the database, to the microsecond.
+    filter.since ? gte(calls.createdAt, sql`${filter.since}::timestamptz`) : undefined,
+    filter.until ? lt(calls.createdAt, sql`${filter.until}::timestamptz`) : undefined,
+    phone
+      ? or(
+          like(calls.toNumber, phone),
+          // As the API shows it: a simulator call recorded before decision 0032 is from the simulated caller id.
+          like(sql`coalesce(${calls.fromNumber}, ${SIMULATED_CALLER_ID})`, phone),
+        )
+      : undefined,
+  );
+};
+
+/**
+ * Each sort's key as text: the creation time in UTC to the microsecond (a JavaScript date keeps
+ * only milliseconds, and two calls may share one), or the duration; null for a call not ended.
+ */
+const sortKeyOf = (sort: CallSort) =>
+  sort.endsWith('createdAt')
+    ? sql<string>`to_char(${calls.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+    : sql<string | null>`${calls.durationSeconds}::text`;
+
+/** The sort's order; the id breaks ties in the same direction, so every row has one place. */
+const orderOf = (sort: CallSort) => {
+  const descending = sort.startsWith('-');
+  const by = descending ? desc : asc;
+  if (sort.endsWith('createdAt')) return [by(calls.createdAt), by(calls.id)];
+  // Calls not ended (no duration) come last either way.
+  return [sql`${calls.durationSeconds} ${descending ? sql`desc` : sql`asc`} nulls last`, by(calls.id)];
+};
+
+/** The rows after `after` in the sort's order (keyset paging: no offset, however deep the page). */
+const afterCondition = (sort: CallSort, after: CallKey) => {
+  const descending = sort.startsWith('-');
+  const beyond = descending ? sql`<` : sql`>`;
+  if (sort.endsWith('createdAt'))
+    return sql`(${calls.createdAt}, ${calls.id}) ${beyond} (${after.key}::timestamptz, ${after.id})`;
+  const duration = calls.durationSeconds;
+  // Nulls last: after a null key only nulls with a later id; after a number, the later numbers, then every null.
+  if (after.key === null) return sql`(${duration} is null and ${calls.id} ${beyond} ${after.id})`;
+  return sql`(${duration} is null or (${duration}, ${calls.id}) ${beyond} (${Number(after.key)}::int, ${after.id}))`;
+};
+
+/** The columns a row of the CSV export reads. */
+const EXPORT_COLUMNS = {
+  id: calls.id,
+  createdAt: calls.createdAt,
+  direction: calls.direction,
+  agentId: calls.agentId,
+  fromNumber: calls.fromNumber,
+  toNumber: calls.toNumber,
+  status: calls.status,
+  outcome: calls.outcome,
+  endedReason: calls.endedReason,
+  durationSeconds: calls.durationSeconds,
+  summary: calls.summary,
+  collectedData: calls.collectedData,
+  variables: calls.variables,
+};
+export type ExportRow = { [K in keyof typeof EXPORT_COLUMNS]: CallRow[K] } & { sortKey: string | null };
 
 export function createCallsRepository(db: Db) {
   // Call events arrive many at a time under load: each kind is applied to a batch of calls in one
@@ -225,24 +316,59 @@ export function createCallsRepository(db: Db) {
       return rows[0];
     },
 
-    /** Newest first; `beforeId` is the last id of the previous page. */
+    /** One page of the calls the filter keeps, in the sort's order, after the `after` row of the previous page. */
     async list(
       organizationId: string,
-      filter: { agentId?: string; status?: string; beforeId?: string; limit: number },
-    ): Promise<CallRow[]> {
+      filter: CallFilter,
+      sort: CallSort,
+      after: CallKey | undefined,
+      limit: number,
+    ): Promise<(CallRow & { sortKey: string | null })[]> {
       return db
-        .select()
+        .select({ ...getTableColumns(calls), sortKey: sortKeyOf(sort) })
         .from(calls)
-        .where(
-          and(
-            eq(calls.organizationId, organizationId),
-            filter.agentId ? eq(calls.agentId, filter.agentId) : undefined,
-            filter.status ? eq(calls.status, filter.status) : undefined,
-            filter.beforeId ? lt(calls.id, filter.beforeId) : undefined,
-          ),
-        )
-        .orderBy(desc(calls.id))
-        .limit(filter.limit);
+        .where(and(filterCondition(organizationId, filter), after ? afterCondition(sort, after) : undefined))
+        .orderBy(...orderOf(sort))
+        .limit(limit);
+    },
+
+    /**
+     * How many calls the filter keeps, across every page: the list's own condition, counted in SQL.
+     * It reads every matching row's index entry, so on a very large organization an unfiltered
+     * count costs a scan of its part of an index (decision 0041).
+     */
+    async count(organizationId: string, filter: CallFilter): Promise<number> {
+      const rows = await db.select({ n: count() }).from(calls).where(filterCondition(organizationId, filter));
+      return rows[0]?.n ?? 0;
+    },
+
+    /**
+     * A batch of the CSV export: like `list`, with only the columns a row of the file shows (no
+     * transcript), so a batch of a thousand calls stays small.
+     */
+    async exportBatch(
+      organizationId: string,
+      filter: CallFilter,
+      sort: CallSort,
+      after: CallKey | undefined,
+      limit: number,
+    ): Promise<ExportRow[]> {
+      return db
+        .select({ ...EXPORT_COLUMNS, sortKey: sortKeyOf(sort) })
+        .from(calls)
+        .where(and(filterCondition(organizationId, filter), after ? afterCondition(sort, after) : undefined))
+        .orderBy(...orderOf(sort))
+        .limit(limit);
+    },
+
+    /** What the organization's agent declares it collects (`agents.collect`), undefined for an agent it does not have. */
+    async agentCollect(organizationId: string, agentId: string): Promise<unknown[] | undefined> {
+      const rows = await db
+        .select({ collect: agents.collect })
+        .from(agents)
+        .where(and(eq(agents.organizationId, organizationId), eq(agents.id, agentId)))
+        .limit(1);
+      return rows[0]?.collect;
     },
 
     /** What the call's agent declares it collects (`agents.collect`, read as stored), [] for an unknown call. */

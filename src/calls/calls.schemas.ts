@@ -1,12 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PROVIDERS } from '../agents/agents.schemas.js';
 import { DeliveryView } from '../deliveries/deliveries.schemas.js';
-import { FreeObject, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { CountedPageOf, FreeObject, Nullable, ref, StringEnum, Timestamp } from '../lib/schema.js';
 import { ToolInvocationView } from '../tools/tools.schemas.js';
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
 /** `outbound`: placed by click to call or `POST /v1/calls`; `inbound`: a caller rang one of our numbers. */
 export const CALL_DIRECTIONS = ['outbound', 'inbound'] as const;
+/**
+ * How GET /v1/calls and its CSV export order calls: by creation time or duration, `-` for
+ * descending. Calls with no duration yet come last in both duration orders.
+ */
+export const CALL_SORTS = ['-createdAt', 'createdAt', '-durationSeconds', 'durationSeconds'] as const;
+export type CallSort = (typeof CALL_SORTS)[number];
 
 export const TranscriptTurnView = Type.Object(
   {
@@ -62,6 +68,6 @@ export const CallView = Type.Object(
 );
 export type CallView = Static<typeof CallView>;
 
-export const CallPage = PageOf(ref(CallView), 'CallPage');
+export const CallPage = CountedPageOf(ref(CallView), 'CallPage');
 
 export const CALL_VIEWS = [TranscriptTurnView, CallView, CallPage];

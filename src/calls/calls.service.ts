@@ -1,13 +1,16 @@
+import { Readable } from 'node:stream';
 import { isTransientDatabaseError } from '../db/client.js';
 import type { DeliveryView } from '../deliveries/deliveries.schemas.js';
-import { notFound } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import { toStorableJson } from '../lib/json-guard.js';
-import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import type { Page } from '../lib/pagination.js';
 import { type CallEvent, SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
 import type { ToolInvocationView } from '../tools/tools.schemas.js';
+import { decodeCallCursor, encodeCallCursor } from './call-cursor.js';
 import { boundCallEvent, boundErrorText, CALL_RECORD_BUDGET } from './call-record-budget.js';
-import type { CallRow, CallsRepository, EndCall } from './calls.repository.js';
-import type { CallView } from './calls.schemas.js';
+import type { CallFilter, CallKey, CallRow, CallsRepository, EndCall } from './calls.repository.js';
+import type { CallSort, CallView } from './calls.schemas.js';
+import { csvColumns, csvRecord } from './calls-csv.js';
 import { type EndedEvent, endReportOf } from './end-report.js';
 
 export { CALL_STATUSES } from './calls.schemas.js';
@@ -49,6 +52,38 @@ export function toCallView(
     endedAt: iso(row.endedAt),
     durationSeconds: row.durationSeconds,
   };
+}
+
+/** GET /v1/calls's query: the filter, the sort, and the page. */
+export interface CallListQuery extends CallFilter {
+  sort?: CallSort;
+  cursor?: string;
+  limit?: number;
+}
+
+/** How many calls the CSV export reads per statement. */
+export const EXPORT_BATCH = 1000;
+
+/**
+ * An ISO 8601 time to the microsecond, as the database keeps times: [milliseconds since the epoch,
+ * the microseconds beyond them] (a JavaScript date stops at the millisecond).
+ */
+function instant(iso: string): [number, number] {
+  const fraction = /T[^.]*\.(\d+)/.exec(iso)?.[1] ?? '';
+  return [Date.parse(iso), Number(fraction.slice(3, 6).padEnd(3, '0'))];
+}
+
+const notAfter = ([ms, micros]: [number, number], [ms2, micros2]: [number, number]) =>
+  ms < ms2 || (ms === ms2 && micros <= micros2);
+
+/** The query's filter; 422 naming `query.until` when the period it names is empty or backwards. */
+function filterOf(query: CallFilter): CallFilter {
+  const { agentId, status, outcome, direction, since, until, phone } = query;
+  if (since !== undefined && until !== undefined && notAfter(instant(until), instant(since)))
+    throw validationError([{ path: 'query.until', message: 'must be later than since' }]);
+  // A prefix without its `+` is read as one with it: every number is stored in E.164, e.g. +14155550123.
+  const prefix = phone === undefined || phone.startsWith('+') ? phone : `+${phone}`;
+  return { agentId, status, outcome, direction, since, until, phone: prefix };
 }
 
 export interface CallsServiceDeps {
@@ -167,26 +202,59 @@ export function createCallsService({
   };
 
   return {
-    async list(
-      organizationId: string,
-      query: { agentId?: string; status?: string; cursor?: string; limit?: number },
-    ): Promise<Page<CallView>> {
+    /** A page of the calls the query's filter keeps, in its sort, with how many it keeps in all. */
+    async list(organizationId: string, query: CallListQuery): Promise<Page<CallView> & { total: number }> {
       const limit = query.limit ?? 20;
-      const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      const rows = await repository.list(organizationId, {
-        agentId: query.agentId,
-        status: query.status,
-        beforeId,
-        limit: limit + 1,
-      });
-      return toPage(
-        rows,
-        limit,
-        await relatedOf(
-          organizationId,
-          rows.slice(0, limit).map((row) => row.id),
-        ),
+      const sort = query.sort ?? '-createdAt';
+      const filter = filterOf(query);
+      const after = query.cursor === undefined ? undefined : decodeCallCursor(query.cursor, sort);
+      const [rows, total] = await Promise.all([
+        repository.list(organizationId, filter, sort, after, limit + 1),
+        repository.count(organizationId, filter),
+      ]);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const view = await relatedOf(
+        organizationId,
+        page.map((row) => row.id),
       );
+      return {
+        data: page.map(view),
+        nextCursor: rows.length > limit && last ? encodeCallCursor(sort, { key: last.sortKey, id: last.id }) : null,
+        total,
+      };
+    },
+
+    /**
+     * The CSV export of the calls the query keeps, in its sort (decision 0041): a stream that reads
+     * `EXPORT_BATCH` calls at a time by keyset, and reads the next batch only once the reply has
+     * taken the previous one, so the file's size never sits in memory. Checked before the first byte:
+     * a bad filter is a 422, not a broken file.
+     */
+    async exportCsv(
+      organizationId: string,
+      query: Omit<CallListQuery, 'cursor' | 'limit'>,
+    ): Promise<{ filename: string; body: Readable }> {
+      const sort = query.sort ?? '-createdAt';
+      const filter = filterOf(query);
+      const collect = filter.agentId ? await repository.agentCollect(organizationId, filter.agentId) : undefined;
+      const columns = csvColumns(collect);
+      async function* records(): AsyncGenerator<string> {
+        yield csvRecord(columns.header);
+        let after: CallKey | undefined;
+        for (;;) {
+          const rows = await repository.exportBatch(organizationId, filter, sort, after, EXPORT_BATCH);
+          if (rows.length > 0) yield rows.map((row) => csvRecord(columns.fields(row))).join('');
+          const last = rows[rows.length - 1];
+          if (rows.length < EXPORT_BATCH || !last) return;
+          after = { key: last.sortKey, id: last.id };
+        }
+      }
+      return {
+        filename: `calls-${now().toISOString().slice(0, 10)}.csv`,
+        // One batch's text waits at most: the next is read when the reply drains it.
+        body: Readable.from(records(), { highWaterMark: 1 }),
+      };
     },
 
     async get(organizationId: string, id: string): Promise<CallView> {

@@ -118,6 +118,19 @@ function toDeliveryRow(r: Raw): DeliveryRow {
   };
 }
 
+/** What the delivery log can be narrowed to (GET /v1/deliveries). */
+export interface DeliveryFilter {
+  integrationId?: string;
+  callId?: string;
+  state?: string;
+}
+
+/** The organization's deliveries the filter keeps: one condition for the list and its count. */
+const deliveryFilter = (organizationId: string, filter: DeliveryFilter) => sql`organization_id = ${organizationId}
+  ${filter.integrationId ? sql`and integration_id = ${filter.integrationId}` : sql``}
+  ${filter.callId ? sql`and call_id = ${filter.callId}` : sql``}
+  ${filter.state ? sql`and state = ${filter.state}` : sql``}`;
+
 function toClaimed(r: Raw): ClaimedDelivery {
   return {
     id: r.id as string,
@@ -382,18 +395,23 @@ export function createDeliveriesRepository(
     /** Newest first; `beforeId` is the last id of the previous page. */
     async list(
       organizationId: string,
-      filter: { integrationId?: string; callId?: string; state?: string; beforeId?: string; limit: number },
+      filter: DeliveryFilter & { beforeId?: string; limit: number },
     ): Promise<DeliveryRow[]> {
       const result = await db.execute(sql`
         select * from deliveries
-        where organization_id = ${organizationId}
-          ${filter.integrationId ? sql`and integration_id = ${filter.integrationId}` : sql``}
-          ${filter.callId ? sql`and call_id = ${filter.callId}` : sql``}
-          ${filter.state ? sql`and state = ${filter.state}` : sql``}
+        where ${deliveryFilter(organizationId, filter)}
           ${filter.beforeId ? sql`and id < ${filter.beforeId}` : sql``}
         order by id desc
         limit ${filter.limit}`);
       return rowsOf<Raw>(result).map(toDeliveryRow);
+    },
+
+    /** How many deliveries `list` shows for the filter, across every page. */
+    async count(organizationId: string, filter: DeliveryFilter): Promise<number> {
+      const result = await db.execute(
+        sql`select count(*)::int as n from deliveries where ${deliveryFilter(organizationId, filter)}`,
+      );
+      return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
     },
 
     /** The deliveries of these calls of the organization, oldest first. */

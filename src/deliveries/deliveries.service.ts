@@ -60,12 +60,15 @@ export function createDeliveriesService({
     async list(
       organizationId: string,
       query: { integrationId?: string; callId?: string; state?: string; cursor?: string; limit?: number },
-    ): Promise<Page<DeliveryView>> {
+    ): Promise<Page<DeliveryView> & { total: number }> {
       const limit = query.limit ?? 20;
       const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      const rows = await repository.list(organizationId, { ...query, beforeId, limit: limit + 1 });
+      const [rows, total] = await Promise.all([
+        repository.list(organizationId, { ...query, beforeId, limit: limit + 1 }),
+        repository.count(organizationId, query),
+      ]);
       const page = toPage(rows, limit, (row) => row);
-      return { data: await withAttempts(page.data), nextCursor: page.nextCursor };
+      return { data: await withAttempts(page.data), nextCursor: page.nextCursor, total };
     },
 
     async get(organizationId: string, id: string): Promise<DeliveryView> {

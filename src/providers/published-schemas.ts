@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { jsonPath } from '../agents/agent-definition.js';
-import type { FieldProblem } from '../errors.js';
+import { type FieldProblem, plainMessage } from '../errors.js';
 
 /** The shape of an extracted file: the request bodies (`roots`) and the schemas they refer to. */
 export interface ExtractedSchemas {
@@ -140,7 +140,8 @@ function messageOf(error: ErrorObject, provider: string): string {
     case 'additionalProperties':
       return `is not a field ${provider} accepts here`;
     default:
-      return error.message ?? 'is not valid';
+      // The validator's own words (`must be <= 1`) said plainly, as for our own schemas.
+      return plainMessage(error);
   }
 }
 

@@ -118,11 +118,15 @@ export function pathSegmentsOf(url: string): string[] {
  * Every rule a tool definition must satisfy beyond its JSON Schema, each broken rule as a
  * problem at its JSON path (docs/interface.md#tools). `allowPrivateNetworks` decides whether a URL naming a
  * private address literally is refused here already (resolved names are checked when connecting).
+ * `standIns` names the fields whose values stand in for ones the schema refused (the stored value or
+ * the default, see `besideSchema` in src/errors.ts): the rules that compare another field with one of
+ * them are not applied, since they would judge the other field against a value nobody sent.
  */
 export async function checkToolDefinition(
   tool: ToolDefinition,
-  options: { allowPrivateNetworks: boolean },
+  options: { allowPrivateNetworks: boolean; standIns?: ReadonlySet<string> },
 ): Promise<FieldProblem[]> {
+  const standIn = (field: keyof ToolDefinition) => options.standIns?.has(field) ?? false;
   const problems: FieldProblem[] = [];
   const problem = (path: string, message: string) => problems.push({ path, message });
   const declared = new Set<string>();
@@ -134,7 +138,8 @@ export async function checkToolDefinition(
   const checkReferences = (path: string, text: string, mustReference: boolean) => {
     const names = placeholdersOf(text);
     for (const name of names) {
-      if (!declared.has(name)) problem(path, `{{${name}}} names no declared variable; declare it under "variables"`);
+      if (!declared.has(name) && !standIn('variables'))
+        problem(path, `{{${name}}} names no declared variable; declare it under "variables"`);
     }
     if (mustReference && names.length === 0) {
       problem(path, 'a Variable value must reference a declared variable, e.g. "{{customer_id}}"');
@@ -163,11 +168,11 @@ export async function checkToolDefinition(
     if (parameterNames.has(parameter.name))
       problem(`${path}.name`, `the parameter "${parameter.name}" is defined twice`);
     parameterNames.add(parameter.name);
-    if (parameter.location === 'body' && tool.method === 'GET') {
+    if (parameter.location === 'body' && tool.method === 'GET' && !standIn('method')) {
       problem(`${path}.location`, 'a GET tool cannot have body parameters; use query or path');
     }
     if (parameter.location === 'path') {
-      if (!segments.includes(parameter.name)) {
+      if (!segments.includes(parameter.name) && !standIn('url')) {
         problem(`${path}.name`, `the URL has no {${parameter.name}} segment for this path parameter`);
       }
       if (!SCALAR_TYPES.has(parameter.type))
@@ -181,6 +186,7 @@ export async function checkToolDefinition(
     checkField(parameter, path, problem, checkReferences, true, 1);
   });
   for (const segment of new Set(segments)) {
+    if (standIn('parameters')) break;
     if (!tool.parameters.some((p) => p.location === 'path' && p.name === segment)) {
       problem('$.url', `the segment {${segment}} has no path parameter named "${segment}"`);
     }

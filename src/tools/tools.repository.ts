@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Db, isUniqueViolation } from '../db/client.js';
 import { agents, calls, toolInvocations, tools } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
@@ -135,6 +135,12 @@ export function createToolsRepository(db: Db) {
         )
         .orderBy(desc(tools.id))
         .limit(options.limit);
+    },
+
+    /** How many tools `list` shows the organization, across every page. */
+    async count(organizationId: string): Promise<number> {
+      const rows = await db.select({ n: count() }).from(tools).where(eq(tools.organizationId, organizationId));
+      return rows[0]?.n ?? 0;
     },
 
     async update(

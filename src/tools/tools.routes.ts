@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { IdParams, ListQuery } from '../agents/agents.schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { organizationOf, requirePrincipal, SIGNED_IN } from '../auth/authenticate.js';
-import { apiErrors } from '../errors.js';
+import { apiErrors, schemaProblemsOf } from '../errors.js';
 import { NO_CONTENT, ref } from '../lib/schema.js';
 import {
   CreateToolBody,
@@ -42,9 +42,13 @@ export async function toolsRoutes(
           ...apiErrors('unauthorized', 'forbidden', 'conflict', 'validation'),
         },
       },
+      // The schema's problems are answered with the tool's own rules, in one 422 (issue 18).
+      attachValidation: true,
     },
     async (request, reply) =>
-      reply.status(201).send(await tools.create(organizationOf(request), request.body as CreateToolInput)),
+      reply
+        .status(201)
+        .send(await tools.create(organizationOf(request), request.body as CreateToolInput, schemaProblemsOf(request))),
   );
 
   // The editor's live view of `aiSchema`: the create body, checked as create checks it, written nowhere.
@@ -62,8 +66,9 @@ export async function toolsRoutes(
           ...apiErrors('unauthorized', 'forbidden', 'validation'),
         },
       },
+      attachValidation: true,
     },
-    async (request) => tools.preview(request.body as CreateToolInput),
+    async (request) => tools.preview(request.body as CreateToolInput, schemaProblemsOf(request)),
   );
 
   r.get(
@@ -117,8 +122,15 @@ export async function toolsRoutes(
           ...apiErrors('unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'),
         },
       },
+      attachValidation: true,
     },
-    async (request) => tools.update(organizationOf(request), request.params.id, request.body as UpdateToolInput),
+    async (request) =>
+      tools.update(
+        organizationOf(request),
+        request.params.id,
+        request.body as UpdateToolInput,
+        schemaProblemsOf(request),
+      ),
   );
 
   r.delete(

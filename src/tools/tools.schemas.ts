@@ -1,5 +1,13 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { FreeObject, HEADER_VALUE_PATTERN, Nullable, PageOf, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import {
+  CountedPageOf,
+  FreeObject,
+  HEADER_VALUE_PATTERN,
+  Nullable,
+  ref,
+  StringEnum,
+  Timestamp,
+} from '../lib/schema.js';
 
 export const TOOL_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const PARAMETER_LOCATIONS = ['body', 'query', 'path'] as const;
@@ -168,7 +176,7 @@ export const ToolView = Type.Object(
 );
 export type ToolView = Static<typeof ToolView>;
 
-export const ToolPage = PageOf(ref(ToolView), 'ToolPage');
+export const ToolPage = CountedPageOf(ref(ToolView), 'ToolPage');
 
 export const ToolPreview = Type.Object(
   { aiSchema: FreeObject({ description: 'The JSON Schema the model would fill' }) },

@@ -1,7 +1,15 @@
 import { AGENT_TOPIC } from '../agents/agent-cache.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { StoredToolHeader } from '../db/schema/index.js';
-import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
+import {
+  ApiError,
+  besideSchema,
+  type FieldProblem,
+  notFound,
+  soundPart,
+  topFieldOf,
+  validationError,
+} from '../errors.js';
 import { SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { groupBy } from '../lib/group-by.js';
 import { newId } from '../lib/ids.js';
@@ -245,13 +253,25 @@ export function createToolsService({
     return { headers: resolved, problems };
   }
 
-  /** `masks`: the refused masks (see `unmask`); a value refused there is not judged again. */
-  async function check(definition: ToolDefinition, masks: FieldProblem[] = []): Promise<void> {
+  /**
+   * `masks`: the refused masks (see `unmask`); a value refused there is not judged again.
+   * `schemaProblems`: what the route's schema refused (`schemaProblemsOf`); the definition then holds
+   * stand-ins for the refused fields, and both kinds of problem are answered together (issue 18).
+   */
+  async function check(
+    definition: ToolDefinition,
+    masks: FieldProblem[] = [],
+    schemaProblems: FieldProblem[] = [],
+  ): Promise<void> {
     const refused = new Set(masks.map((problem) => problem.path));
-    const problems = [
+    const standIns = new Set(schemaProblems.map((problem) => topFieldOf(problem.path)));
+    const own = [
       ...masks,
-      ...(await checkToolDefinition(definition, { allowPrivateNetworks })).filter((p) => !refused.has(p.path)),
+      ...(await checkToolDefinition(definition, { allowPrivateNetworks, standIns })).filter(
+        (p) => !refused.has(p.path),
+      ),
     ];
+    const problems = besideSchema(schemaProblems, own);
     if (problems.length > 0) throw validationError(problems, 'The tool definition is not valid');
   }
 
@@ -262,24 +282,31 @@ export function createToolsService({
   }
 
   return {
-    async create(organizationId: string, input: CreateToolInput): Promise<ToolView> {
+    /** `schemaProblems`: the body failed the route's schema; its sound fields are still judged, then all is refused. */
+    async create(
+      organizationId: string,
+      body: CreateToolInput,
+      schemaProblems: FieldProblem[] = [],
+    ): Promise<ToolView> {
+      const input = soundPart(body, schemaProblems);
       const definition = {
-        method: input.method,
-        url: input.url,
+        method: input.method ?? 'POST',
+        url: input.url ?? '',
         headers: input.headers ?? [],
         parameters: input.parameters ?? [],
         variables: input.variables ?? [],
       };
-      await check(definition, unmask(definition.headers, [], false).problems);
+      await check(definition, unmask(definition.headers, [], false).problems, schemaProblems);
       const id = newId('tool');
       const row = await repository.insert({
         id,
         organizationId,
-        name: input.name,
-        description: input.description ?? '',
+        // Past `check`, the body passed its schema: it is read whole.
+        name: body.name,
+        description: body.description ?? '',
         ...definition,
         headers: sealHeaders(id, definition.headers),
-        timeoutMs: input.timeoutMs ?? 10_000,
+        timeoutMs: body.timeoutMs ?? 10_000,
       });
       if (row === 'name_taken') throw nameTaken();
       return toToolView(row);
@@ -291,30 +318,48 @@ export function createToolsService({
      * says so). A header value equal to the mask is what an editor of a saved tool read back: it
      * stands for the stored secret, which the schema does not depend on, so it is no problem here.
      */
-    async preview(input: CreateToolInput): Promise<{ aiSchema: JsonSchema }> {
+    async preview(body: CreateToolInput, schemaProblems: FieldProblem[] = []): Promise<{ aiSchema: JsonSchema }> {
+      const input = soundPart(body, schemaProblems);
       const parameters = input.parameters ?? [];
-      await check({
-        method: input.method,
-        url: input.url,
-        headers: input.headers ?? [],
-        parameters,
-        variables: input.variables ?? [],
-      });
+      await check(
+        {
+          method: input.method ?? 'POST',
+          url: input.url ?? '',
+          headers: input.headers ?? [],
+          parameters,
+          variables: input.variables ?? [],
+        },
+        [],
+        schemaProblems,
+      );
       return { aiSchema: compileAiSchema(parameters) };
     },
 
-    async list(organizationId: string, query: { cursor?: string; limit?: number }): Promise<Page<ToolView>> {
+    async list(
+      organizationId: string,
+      query: { cursor?: string; limit?: number },
+    ): Promise<Page<ToolView> & { total: number }> {
       const limit = query.limit ?? 20;
       const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      return toPage(await repository.list(organizationId, { beforeId, limit: limit + 1 }), limit, toToolView);
+      const [rows, total] = await Promise.all([
+        repository.list(organizationId, { beforeId, limit: limit + 1 }),
+        repository.count(organizationId),
+      ]);
+      return { ...toPage(rows, limit, toToolView), total };
     },
 
     async get(organizationId: string, id: string): Promise<ToolView> {
       return toToolView(await findOrThrow(organizationId, id));
     },
 
-    async update(organizationId: string, id: string, patch: UpdateToolInput): Promise<ToolView> {
+    async update(
+      organizationId: string,
+      id: string,
+      body: UpdateToolInput,
+      schemaProblems: FieldProblem[] = [],
+    ): Promise<ToolView> {
       const current = runnable(await findOrThrow(organizationId, id));
+      const patch = soundPart(body, schemaProblems);
       const headers = unmask(patch.headers, current.headers, originMoved(current.url, patch.url));
       const definition: ToolDefinition = {
         method: patch.method ?? current.method,
@@ -323,7 +368,7 @@ export function createToolsService({
         parameters: patch.parameters ?? current.parameters,
         variables: patch.variables ?? current.variables,
       };
-      await check(definition, headers.problems);
+      await check(definition, headers.problems, schemaProblems);
       const updated = await repository.update(organizationId, id, {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.description !== undefined ? { description: patch.description } : {}),

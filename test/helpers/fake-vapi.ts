@@ -28,8 +28,11 @@ export interface FakeVapi {
   violations: string[];
   /** Adds a tool as if made in Vapi's dashboard; returns its id. */
   seedTool(tool: Json): string;
-  /** The next `count` requests answer 500 with an error body. */
-  failNext(count: number): void;
+  /**
+   * The next `count` requests answer 500 with an error body; with `route` (`PATCH /phone-number/:id`),
+   * only requests to it, so a background request elsewhere cannot use the failure up.
+   */
+  failNext(count: number, route?: string): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
     updatedAt: '2026-01-01T00:00:00.000Z',
   }));
   let failures = 0;
+  let failingRoute: string | undefined;
   const resource = (body: Json) => ({
     id: randomBytes(8).toString('hex'),
     orgId: 'org_fake',
@@ -85,7 +89,7 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
         if (!validate(body)) violations.push(`${route}: ${JSON.stringify(validate.errors)}`);
       }
       if (route === 'PATCH /phone-number/:id') checkPhoneNumberUpdate(body, violations);
-      if (failures > 0) {
+      if (failures > 0 && (failingRoute === undefined || failingRoute === route)) {
         failures--;
         return answer(500, { message: 'Internal server error (fake)' });
       }
@@ -151,8 +155,9 @@ export async function startFakeVapi(options: { phoneNumbers?: string[] } = {}): 
       tools.set(created.id, created);
       return created.id;
     },
-    failNext(count) {
+    failNext(count, route) {
       failures = count;
+      failingRoute = route;
     },
     close,
   };

@@ -603,6 +603,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/calls/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the calls GET /v1/calls's filter keeps, as CSV
+         * @description The same filters and sort as GET /v1/calls, every matching call (no pages), streamed. Columns: id, createdAt, direction, agentId, from, to, status, outcome, endedReason, durationSeconds, summary, then `collected.<name>` per field the agent declares when `agentId` names one that declares some (else one `collectedData` column of JSON), then `variables` (JSON). Cells a spreadsheet would read as a formula start with `'`.
+         */
+        get: operations["exportCalls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/calls/{id}": {
         parameters: {
             query?: never;
@@ -612,6 +632,23 @@ export interface paths {
         };
         /** Get a call: transcript, tool invocations, deliveries */
         get: operations["getCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Call statistics per hour or day: results, outcomes, conversion, durations, tools, deliveries */
+        get: operations["getStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -960,6 +997,8 @@ export interface components {
             data: components["schemas"]["Agent"][];
             /** @description Pass back as ?cursor=; null on the last page */
             nextCursor: string | null;
+            /** @description How many rows the filter matches, across every page */
+            total: number;
         };
         AgentCredentials: {
             /** @description Sent as the api-key header */
@@ -1049,6 +1088,8 @@ export interface components {
             data: components["schemas"]["Tool"][];
             /** @description Pass back as ?cursor=; null on the last page */
             nextCursor: string | null;
+            /** @description How many rows the filter matches, across every page */
+            total: number;
         };
         ToolPreview: {
             /** @description The JSON Schema the model would fill */
@@ -1264,6 +1305,8 @@ export interface components {
             data: components["schemas"]["Delivery"][];
             /** @description Pass back as ?cursor=; null on the last page */
             nextCursor: string | null;
+            /** @description How many rows the filter matches, across every page */
+            total: number;
         };
         TranscriptTurn: {
             /** @enum {string} */
@@ -1322,6 +1365,122 @@ export interface components {
             data: components["schemas"]["Call"][];
             /** @description Pass back as ?cursor=; null on the last page */
             nextCursor: string | null;
+            /** @description How many rows the filter matches, across every page */
+            total: number;
+        };
+        StatsBucket: {
+            /** @description Calls created in the interval */
+            calls: number;
+            /** @description Ended calls by outcome, e.g. {"SOLD": 3, "NO_ANSWER": 2} */
+            byOutcome: {
+                [key: string]: number;
+            };
+            /** @description Every call is in exactly one of these */
+            results: {
+                /** @description Someone answered (ended or still talking) */
+                answered: number;
+                noAnswer: number;
+                busy: number;
+                voicemail: number;
+                /** @description Ended without being answered, for another reason (an error, a refusal, the duration sweep) */
+                failed: number;
+                /** @description Not answered and not ended yet (queued, ringing) */
+                open: number;
+            };
+            /** @description Per outcome, its share (0 to 1) of the answered calls that have ended */
+            conversion: {
+                [key: string]: number;
+            };
+            /** @description Of answered calls that have ended; null when there are none */
+            duration: {
+                averageSeconds: number | null;
+                /** @description Exact below 16 s, else within 6.25 % */
+                p90Seconds: number | null;
+            };
+            /** @description The tool invocations of these calls; rates and latencies null when there are none */
+            tools: {
+                /** @description Tool runs during these calls */
+                runs: number;
+                /** @description Runs without an error */
+                succeeded: number;
+                failed: number;
+                successRate: number | null;
+                /** @description Exact below 16 ms, else within 6.25 % */
+                p50LatencyMs: number | null;
+                p95LatencyMs: number | null;
+            };
+            /** @description Webhook deliveries of these calls, by state */
+            deliveries: {
+                delivered: number;
+                failed: number;
+                pending: number;
+            };
+        };
+        StatsInterval: {
+            /**
+             * Format: date-time
+             * @description The interval starts here: an hour, or midnight in `timezone`
+             */
+            start: string;
+            /** @description Calls created in the interval */
+            calls: number;
+            /** @description Ended calls by outcome, e.g. {"SOLD": 3, "NO_ANSWER": 2} */
+            byOutcome: {
+                [key: string]: number;
+            };
+            /** @description Every call is in exactly one of these */
+            results: {
+                /** @description Someone answered (ended or still talking) */
+                answered: number;
+                noAnswer: number;
+                busy: number;
+                voicemail: number;
+                /** @description Ended without being answered, for another reason (an error, a refusal, the duration sweep) */
+                failed: number;
+                /** @description Not answered and not ended yet (queued, ringing) */
+                open: number;
+            };
+            /** @description Per outcome, its share (0 to 1) of the answered calls that have ended */
+            conversion: {
+                [key: string]: number;
+            };
+            /** @description Of answered calls that have ended; null when there are none */
+            duration: {
+                averageSeconds: number | null;
+                /** @description Exact below 16 s, else within 6.25 % */
+                p90Seconds: number | null;
+            };
+            /** @description The tool invocations of these calls; rates and latencies null when there are none */
+            tools: {
+                /** @description Tool runs during these calls */
+                runs: number;
+                /** @description Runs without an error */
+                succeeded: number;
+                failed: number;
+                successRate: number | null;
+                /** @description Exact below 16 ms, else within 6.25 % */
+                p50LatencyMs: number | null;
+                p95LatencyMs: number | null;
+            };
+            /** @description Webhook deliveries of these calls, by state */
+            deliveries: {
+                delivered: number;
+                failed: number;
+                pending: number;
+            };
+        };
+        Stats: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @enum {string} */
+            interval: "hour" | "day";
+            timezone: string;
+            agentId: string | null;
+            /** @description Every interval from the one `from` is in to the one before `to`, oldest first, empty ones too */
+            intervals: components["schemas"]["StatsInterval"][];
+            totals: components["schemas"]["StatsBucket"];
         };
         Liveness: {
             /** @enum {string} */
@@ -4711,6 +4870,20 @@ export interface operations {
             query?: {
                 agentId?: string;
                 status?: "queued" | "ringing" | "in_progress" | "ended";
+                /** @description The outcome status, e.g. SOLD (UPPER_SNAKE_CASE) */
+                outcome?: string;
+                direction?: "outbound" | "inbound";
+                /** @description Calls created at or after this time (ISO 8601 with its offset) */
+                since?: string;
+                /** @description Calls created before this time (ISO 8601 with its offset) */
+                until?: string;
+                /**
+                 * @description The start of the number called or calling (`to` or `from`), e.g. +1555; `+` is assumed
+                 * @example +1415
+                 */
+                phone?: string;
+                /** @description By creation time or duration, `-` for descending; calls with no duration yet come last */
+                sort?: "-createdAt" | "createdAt" | "-durationSeconds" | "durationSeconds";
                 cursor?: string;
                 limit?: number;
             };
@@ -4720,7 +4893,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of calls, newest first */
+            /** @description A page of calls (newest first by default), and how many match */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4934,6 +5107,70 @@ export interface operations {
             };
         };
     };
+    exportCalls: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                status?: "queued" | "ringing" | "in_progress" | "ended";
+                /** @description The outcome status, e.g. SOLD (UPPER_SNAKE_CASE) */
+                outcome?: string;
+                direction?: "outbound" | "inbound";
+                /** @description Calls created at or after this time (ISO 8601 with its offset) */
+                since?: string;
+                /** @description Calls created before this time (ISO 8601 with its offset) */
+                until?: string;
+                /**
+                 * @description The start of the number called or calling (`to` or `from`), e.g. +1555; `+` is assumed
+                 * @example +1415
+                 */
+                phone?: string;
+                /** @description By creation time or duration, `-` for descending; calls with no duration yet come last */
+                sort?: "-createdAt" | "createdAt" | "-durationSeconds" | "durationSeconds";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calls as CSV (RFC 4180, UTF-8, CRLF line ends), sent as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     getCall: {
         parameters: {
             query?: never;
@@ -4952,6 +5189,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Call"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description Calls created at or after (default: 7 days before `to`) */
+                from?: string;
+                /** @description Calls created before (default: now) */
+                to?: string;
+                agentId?: string;
+                interval?: "hour" | "day";
+                /** @description An IANA time zone name, e.g. Europe/Paris (default UTC): intervals begin on its hours and midnights */
+                timezone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every interval of the period, and the totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stats"];
                 };
             };
             /** @description No valid API key or session (api:unauthorized) */

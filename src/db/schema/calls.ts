@@ -64,6 +64,10 @@ export const calls = pgTable(
     uniqueIndex('calls_provider_call_uq').on(t.provider, t.providerCallId).where(sql`${t.providerCallId} is not null`),
     index('calls_org_id_idx').on(t.organizationId, t.id),
     index('calls_open_deadline_idx').on(t.deadlineAt).where(sql`${t.status} <> 'ended'`),
+    // GET /v1/stats and the calls list's since/until: an organization's calls by creation time.
+    index('calls_org_created_idx').on(t.organizationId, t.createdAt),
+    // The stats rollup job: every organization's calls of a quarter hour (decision 0040).
+    index('calls_created_idx').on(t.createdAt),
   ],
 );
 

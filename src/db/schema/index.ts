@@ -6,4 +6,5 @@ export * from './organizations.js';
 export * from './phone-numbers.js';
 export * from './provider-credentials.js';
 export * from './provider-tools.js';
+export * from './stats.js';
 export * from './tools.js';

@@ -1,0 +1,192 @@
+import { notFound, validationError } from '../errors.js';
+import type { BucketRow, StatsRepository } from './stats.repository.js';
+import { SLOT_MS } from './stats.repository.js';
+import { MAX_INTERVALS, type StatsBucket, type StatsQuery, type StatsView } from './stats.schemas.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long after its end a quarter hour waits before it is rolled up: its calls' late reports have come. */
+export const ROLLUP_DELAY_MS = 60 * 60 * 1000;
+/**
+ * Calls one rollup step reads; a step is one transaction, which must end well within the database
+ * timeout (SWITCHBOARD_DATABASE_TIMEOUT_MS, 1.5 s by default) on a busy machine.
+ */
+const ROLLUP_STEP_CALLS = 5_000;
+/** How long one run of the rollup job keeps stepping, so that shutdown never waits long for it. */
+const ROLLUP_RUN_MS = 5_000;
+
+export interface StatsServiceDeps {
+  repository: StatsRepository;
+  now?: () => Date;
+}
+
+/** An IANA name as people write them (Europe/Paris, UTC, America/Argentina/Buenos_Aires), not an offset or a POSIX rule. */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;
+
+function knownToJavaScript(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const badZone = () =>
+  validationError([{ path: 'query.timezone', message: 'is not a time zone name (IANA), e.g. Europe/Paris or UTC' }]);
+
+const isUnknownZoneError = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: string }).code === '22023' &&
+  /time zone/i.test(String((error as { message?: string }).message));
+
+/**
+ * The percentile `p` of a histogram (its buckets' values in order, their counts) by nearest rank:
+ * the value of the first bucket where the running count reaches p × the count; null when empty.
+ */
+export function percentileOf(values: number[] | null, counts: number[] | null, p: number): number | null {
+  if (!values || !counts) return null;
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  if (total === 0) return null;
+  const rank = Math.ceil(p * total);
+  let running = 0;
+  for (let i = 0; i < values.length; i++) {
+    running += counts[i] ?? 0;
+    if (running >= rank) return values[i] ?? null;
+  }
+  return null;
+}
+
+const share = (part: number, whole: number) => (whole > 0 ? part / whole : null);
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** A row of sums as the API shows it. */
+function bucketOf(row: BucketRow | undefined): StatsBucket {
+  const n = (value: number | null | undefined) => Number(value ?? 0);
+  const answeredByOutcome = row?.answered_by_outcome ?? {};
+  const answeredEnded = Object.values(answeredByOutcome).reduce((sum, count) => sum + count, 0);
+  const runs = n(row?.tool_runs);
+  const toolFailed = n(row?.tool_failed);
+  const durationCount = n(row?.duration_count);
+  return {
+    calls: n(row?.calls),
+    byOutcome: row?.by_outcome ?? {},
+    results: {
+      answered: n(row?.answered),
+      noAnswer: n(row?.no_answer),
+      busy: n(row?.busy),
+      voicemail: n(row?.voicemail),
+      failed: n(row?.failed),
+      open: n(row?.open),
+    },
+    conversion: Object.fromEntries(
+      Object.entries(answeredByOutcome).map(([outcome, count]) => [outcome, count / answeredEnded]),
+    ),
+    duration: {
+      averageSeconds: durationCount > 0 ? round2(n(row?.duration_sum) / durationCount) : null,
+      p90Seconds: percentileOf(row?.duration_values ?? null, row?.duration_counts ?? null, 0.9),
+    },
+    tools: {
+      runs,
+      succeeded: runs - toolFailed,
+      failed: toolFailed,
+      successRate: share(runs - toolFailed, runs),
+      p50LatencyMs: percentileOf(row?.latency_values ?? null, row?.latency_counts ?? null, 0.5),
+      p95LatencyMs: percentileOf(row?.latency_values ?? null, row?.latency_counts ?? null, 0.95),
+    },
+    deliveries: {
+      delivered: n(row?.deliveries_delivered),
+      failed: n(row?.deliveries_failed),
+      pending: n(row?.deliveries_pending),
+    },
+  };
+}
+
+/**
+ * [from, to) less the quarter hours already rolled up (epoch ms, sorted): the time ranges whose
+ * calls are read one by one.
+ */
+export function liveRanges(from: string, to: string, rolled: number[]): [string, string][] {
+  const ranges: [string, string][] = [];
+  let cursor = from;
+  let cursorMs = Date.parse(from);
+  for (const slot of rolled) {
+    if (slot > cursorMs) ranges.push([cursor, new Date(slot).toISOString()]);
+    cursorMs = slot + SLOT_MS;
+    cursor = new Date(cursorMs).toISOString();
+  }
+  if (cursorMs < Date.parse(to)) ranges.push([cursor, to]);
+  return ranges;
+}
+
+/** GET /v1/stats (docs/interface.md#stats, decision 0040) and the rollup that keeps it fast. */
+export function createStatsService({ repository, now = () => new Date() }: StatsServiceDeps) {
+  return {
+    async get(organizationId: string, query: StatsQuery): Promise<StatsView> {
+      const to = query.to ?? now().toISOString();
+      const from = query.from ?? new Date(Date.parse(to) - 7 * DAY_MS).toISOString();
+      const interval = query.interval ?? 'day';
+      const timezone = query.timezone ?? 'UTC';
+      const agentId = query.agentId;
+      if (Date.parse(from) >= Date.parse(to)) {
+        throw validationError([{ path: 'query.from', message: 'must be before to' }]);
+      }
+      if (!ZONE_NAME.test(timezone) || !knownToJavaScript(timezone)) throw badZone();
+      if (agentId && !(await repository.agentExists(organizationId, agentId))) throw notFound('Agent');
+
+      let starts: string[];
+      try {
+        starts = await repository.intervalStarts({ from, to, interval, timezone }, MAX_INTERVALS + 1);
+      } catch (error) {
+        if (isUnknownZoneError(error)) throw badZone();
+        throw error;
+      }
+      if (starts.length > MAX_INTERVALS) {
+        const message = `covers more than ${MAX_INTERVALS.toLocaleString('en-US')} intervals of one ${interval}`;
+        throw validationError([
+          { path: 'query.from', message: `${message}: choose a later from` },
+          {
+            path: 'query.interval',
+            message: interval === 'hour' ? `${message}: choose interval=day` : `${message}: choose a shorter period`,
+          },
+        ]);
+      }
+
+      const rolled = await repository.rolledUpSlots(organizationId, agentId, from, to);
+      const rows = await repository.statistics(
+        { organizationId, agentId, from, to, interval, timezone },
+        { from, to },
+        liveRanges(from, to, rolled),
+      );
+      const byStart = new Map<number, BucketRow>();
+      let totals: BucketRow | undefined;
+      for (const row of rows) {
+        if (row.bucket === null) totals = row;
+        else byStart.set(new Date(row.bucket).getTime(), row);
+      }
+      return {
+        from: new Date(from).toISOString(),
+        to: new Date(to).toISOString(),
+        interval,
+        timezone,
+        agentId: agentId ?? null,
+        intervals: starts.map((start) => ({ start, ...bucketOf(byStart.get(Date.parse(start))) })),
+        totals: bucketOf(totals),
+      };
+    },
+
+    /**
+     * The rollup job's run: quarter hours that ended more than ROLLUP_DELAY_MS ago, step by step,
+     * for at most ROLLUP_RUN_MS.
+     */
+    async rollUp(): Promise<void> {
+      const started = Date.now();
+      while (Date.now() - started < ROLLUP_RUN_MS) {
+        const more = await repository.rollUp(new Date(now().getTime() - ROLLUP_DELAY_MS), ROLLUP_STEP_CALLS);
+        if (!more) return;
+      }
+    },
+  };
+}
+
+export type StatsService = ReturnType<typeof createStatsService>;

@@ -110,6 +110,7 @@ describe.runIf(haveBrowser)('the dashboard: how an agent runs, test calls, incom
     });
 
     // What it collects: the seed's presets in one click each, then values of every type.
+    await page.getByRole('tab', { name: 'Settings' }).click();
     const collects = page.getByRole('group', { name: 'What the agent collects' });
     await collects.getByRole('button', { name: '+ name', exact: true }).click();
     await collects.getByRole('button', { name: '+ email', exact: true }).click();
@@ -151,7 +152,7 @@ describe.runIf(haveBrowser)('the dashboard: how an agent runs, test calls, incom
     await page.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(() => page.locator('[data-path="$.providerSettings"]').textContent())
-      .toMatch(/^is not valid JSON/);
+      .toMatch(/^Is not valid JSON/);
     expect(patched).toHaveLength(0);
     await page.getByLabel('Provider settings (JSON object)').fill('{"backgroundSound": "office"}');
     expect(await page.locator('[data-path="$.providerSettings"]').count()).toBe(0);
@@ -306,6 +307,7 @@ describe.runIf(haveBrowser)('the dashboard: how an agent runs, test calls, incom
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).isVisible()).toBe(true);
 
+    await page.getByRole('tab', { name: 'Test call' }).click();
     const panel = page.getByRole('form', { name: 'Test call' });
     expect(await page.getByRole('button', { name: 'Show Credentials & Instructions' }).count()).toBe(0);
     await panel.getByLabel('Phone number').fill('555-0100');
@@ -367,7 +369,7 @@ describe.runIf(haveBrowser)('the dashboard: how an agent runs, test calls, incom
       })
     ).json();
     await api.post(`/v1/agents/${agent.id}/integrations`, { url: `${webhook.url}/inbound` });
-    await page.goto(`${t.url}/agents/${agent.id}`);
+    await page.goto(`${t.url}/agents/${agent.id}?tab=test-call`);
     // An inbound agent is not called out: no test call, a simulated incoming call instead.
     await expect.poll(() => page.getByRole('form', { name: 'Simulate an incoming call' }).isVisible()).toBe(true);
     expect(await page.getByRole('form', { name: 'Test call' }).count()).toBe(0);

@@ -61,7 +61,7 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'New agent' }).isVisible()).toBe(true);
     // Nothing filled in: the API's refusal appears next to the field it names.
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('[data-path="$.name"]').textContent()).toMatch(/fewer than 1/);
+    await expect.poll(() => page.locator('[data-path="$.name"]').textContent()).toMatch(/Must not be empty/);
     await page.getByLabel('Rate limit per minute').fill('lots');
     await page.getByLabel('Name').fill('Sales agent');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -89,6 +89,9 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.url()).toMatch(/\/agents\/agt_/);
     const agentId = page.url().split('/').at(-1)!;
+    // A new Click to Call agent opens on its Credentials tab; its settings are a tab away.
+    await expect.poll(() => page.getByRole('tab', { name: 'Credentials', selected: true }).isVisible()).toBe(true);
+    await page.getByRole('tab', { name: 'Settings' }).click();
     await expect.poll(() => page.getByTestId('variables-used').textContent()).toContain('{{name}}');
 
     const saved = await api.get(`/v1/agents/${agentId}`);
@@ -110,6 +113,7 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     expect(saved.toolIds).toHaveLength(1);
 
     // A webhook for the outcome, added on the agent's page.
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const hookForm = page.getByRole('form', { name: 'Webhook New webhook' });
     await hookForm.getByLabel('URL').fill(`${webhook.url}/calls`);
@@ -117,6 +121,7 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     await expect.poll(() => page.getByRole('form', { name: `Webhook ${webhook.url}/calls` }).isVisible()).toBe(true);
 
     // The credentials: revealed on request, with examples that sign; the test uses them as a backend would.
+    await page.getByRole('tab', { name: 'Credentials' }).click();
     await page.getByRole('button', { name: 'Show Credentials & Instructions' }).click();
     await expect.poll(() => page.getByTestId('api-token').isVisible()).toBe(true);
     const apiToken = (await page.getByTestId('api-token').textContent())!;
@@ -161,7 +166,7 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     expect(await page.getByRole('table', { name: 'Collected data' }).textContent()).toBe('emailada@example.com');
     await screenshot(page, 'agents-05-call-detail');
 
-    await page.goto(`${t.url}/agents/${agentId}`);
+    await page.goto(`${t.url}/agents/${agentId}?tab=credentials`);
     await page.getByRole('button', { name: 'Show Credentials & Instructions' }).click();
     await expect.poll(() => page.getByTestId('api-token').textContent()).toBe(apiToken);
     // Rotation asks first; afterwards the old pair is refused and the new one shown.
@@ -181,7 +186,7 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     await signUpInBrowser(page, t.url, 'Test call UI');
     const api = apiAs(page);
     const agent = await (await api.post('/v1/agents', { name: 'Demo', firstMessage: 'Hi {{name}}' })).json();
-    await page.goto(`${t.url}/agents/${agent.id}`);
+    await page.goto(`${t.url}/agents/${agent.id}?tab=test-call`);
     await expect.poll(() => page.getByLabel('{{name}}').isVisible()).toBe(true);
     await page.getByLabel('Phone number').fill('555-0100');
     await page.getByRole('button', { name: 'Test call' }).click();
@@ -228,14 +233,15 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     expect(await page.getByLabel('Require signature timestamp').isChecked()).toBe(true);
 
     // The test call is signed with a timestamp, as the agent requires; refusals show beside the number.
+    await page.getByRole('tab', { name: 'Test call' }).click();
     await page.getByLabel('Phone number').fill('+442079460000');
     await page.getByRole('button', { name: 'Test call' }).click();
     await expect
       .poll(() => page.locator('[data-path="$.phone"]').textContent())
-      .toBe('is a number of GB; this agent calls only US, CA (its allowedCountries)');
+      .toBe('Is a number of GB; this agent calls only US, CA (its allowedCountries)');
     await page.getByLabel('Phone number').fill('+19005550123');
     await page.getByRole('button', { name: 'Test call' }).click();
-    await expect.poll(() => page.locator('[data-path="$.phone"]').textContent()).toContain('is a premium-rate number');
+    await expect.poll(() => page.locator('[data-path="$.phone"]').textContent()).toContain('Is a premium-rate number');
     await screenshot(page, 'agents-06-call-guards-1280');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'agents-06-call-guards-390');
@@ -250,7 +256,7 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     await signUpInBrowser(page, t.url, 'Webhooks UI');
     const api = apiAs(page);
     const agent = await (await api.post('/v1/agents', { name: 'Hooked' })).json();
-    await page.goto(`${t.url}/agents/${agent.id}`);
+    await page.goto(`${t.url}/agents/${agent.id}?tab=webhooks`);
     await expect.poll(() => page.getByText('No webhooks yet.').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Add webhook' }).click();
     const form = page.getByRole('form', { name: 'Webhook New webhook' });
@@ -324,6 +330,7 @@ describe.runIf(haveBrowser)('the dashboard: agents', () => {
     await page.getByLabel('First message').fill('Hello {{name}}');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.url()).toMatch(/\/agents\/agt_/);
+    await page.getByRole('tab', { name: 'Settings' }).click();
     // Published in the background: the page follows the state until the provider has the assistant.
     await expect.poll(() => page.getByText('last published').isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await page.locator('.badge').first().textContent()).toBe('synced');

@@ -29,6 +29,9 @@ describe.runIf(haveBrowser)('the dashboard', () => {
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Sign up' }).first().click();
     await expect.poll(() => page.getByText('Switchboard · Acme UI').isVisible()).toBe(true);
+    // Signing up lands on the Overview; the agents are a section away.
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/overview');
+    await page.getByRole('link', { name: 'Agents', exact: true }).click();
     await expect.poll(() => page.getByText('No agents yet.').isVisible()).toBe(true);
     await screenshot(page, '02-agents-empty');
 

@@ -1,4 +1,15 @@
+import type { ComponentProps } from 'react';
 import type { RecordedRequest } from './api.js';
+
+/**
+ * Text shown as it is (bodies, JSON, code) in a box that scrolls once it is taller than the page allows.
+ * It takes the keyboard's focus, so someone without a mouse can scroll it with the arrow keys too
+ * (WCAG 2.1.1; axe's scrollable-region-focusable). Every such block in the dashboard is one of these.
+ */
+export function Preformatted(props: ComponentProps<'pre'>) {
+  // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard to be scrolled
+  return <pre tabIndex={0} {...props} />;
+}
 
 /**
  * A request as it was sent (tool runs, tool tests, webhook tests): the request line, every header
@@ -29,7 +40,7 @@ export function SentRequest({ request }: { request: RecordedRequest }) {
       {request.body === null || request.body === '' ? (
         <p className="muted">No body.</p>
       ) : (
-        <pre data-testid="request-body">{request.body}</pre>
+        <Preformatted data-testid="request-body">{request.body}</Preformatted>
       )}
     </>
   );
@@ -42,7 +53,7 @@ export function ReceivedResponse({ status, body }: { status: number; body: strin
       <p>
         HTTP status <strong data-testid="response-status">{status}</strong>
       </p>
-      <pre data-testid="response-body">{body || '(empty)'}</pre>
+      <Preformatted data-testid="response-body">{body || '(empty)'}</Preformatted>
     </>
   );
 }

@@ -4,10 +4,13 @@ import { type MouseEvent, type ReactNode, useEffect, useState } from 'react';
  * The dashboard's routing: real paths (`/agents/agt_…`) kept in the browser's history, so every
  * screen has an address that can be bookmarked or reloaded (the server answers index.html for them).
  */
-export function navigate(to: string, { replace = false } = {}): void {
+export function navigate(
+  to: string,
+  { replace = false, state = null }: { replace?: boolean; state?: unknown } = {},
+): void {
   if (to === location.pathname + location.search) return;
-  if (replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
+  if (replace) history.replaceState(state, '', to);
+  else history.pushState(state, '', to);
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
@@ -21,6 +24,30 @@ export function useLocation(): { path: string; query: URLSearchParams } {
   }, []);
   const url = new URL(current, location.origin);
   return { path: url.pathname, query: url.searchParams };
+}
+
+/**
+ * A list's filters kept in the page's address under the API's own query names, so a link, a reload
+ * or Back shows the same view. `names` are the filters, in the order they are written into the
+ * address; other parameters of the page (a tab, say) are kept after them. Setting a filter drops the
+ * paging `cursor`: another filter is another list, which starts at its first page.
+ */
+export function useQueryState<K extends string>(
+  names: readonly K[],
+): [Record<K, string>, (changes: Partial<Record<K, string>>, options?: { replace?: boolean }) => void] {
+  const { path, query } = useLocation();
+  const values = Object.fromEntries(names.map((name) => [name, query.get(name) ?? ''])) as Record<K, string>;
+  const set = (changes: Partial<Record<K, string>>, { replace = false } = {}) => {
+    const next = new URLSearchParams();
+    const merged: Record<string, string> = { ...values, ...changes };
+    for (const name of names) if (merged[name]) next.set(name, merged[name]);
+    for (const [name, value] of query) {
+      if (!(names as readonly string[]).includes(name) && name !== 'cursor') next.set(name, value);
+    }
+    const text = next.toString();
+    navigate(text ? `${path}?${text}` : path, { replace });
+  };
+  return [values, set];
 }
 
 /** Matches `/tools/:id` against a path: the named segments, or undefined. */

@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ApiFailure } from './api.js';
+import { Link, navigate, useLocation } from './router.js';
 
 /** Loads something once per `key` and on `reload()`; a failure is kept to be shown, not thrown. */
 export function useLoad<T>(load: () => Promise<T>, key: string) {
@@ -50,6 +51,12 @@ export function asFailure(error: unknown): ApiFailure {
   return error instanceof ApiFailure ? error : new ApiFailure(0, 'network', String(error));
 }
 
+/**
+ * A problem said on its own beside its field, as a sentence: the API's older messages are worded
+ * to follow the field's name ("is required"), its newer ones are sentences ("At least 1").
+ */
+const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** The API's problem at one JSON path (`$.name`), shown beside its field; `label` names an item of a list. */
 export function FieldError({
   failure,
@@ -62,10 +69,10 @@ export function FieldError({
 }) {
   const messages = failure?.details.filter((d) => d.path === path).map((d) => d.message) ?? [];
   if (messages.length === 0) return null;
+  const text = messages.join('; ');
   return (
     <div className="error" role="alert" data-path={path}>
-      {label ? `${label}: ` : ''}
-      {messages.join('; ')}
+      {label ? `${label}: ${text}` : sentence(text)}
     </div>
   );
 }
@@ -267,17 +274,41 @@ export function ConfirmButton({
 
 /**
  * Cursor paging for `{data, nextCursor}` lists: the cursors of the pages already seen make
- * "Previous" possible without the API having to page backwards.
+ * "Previous" possible without the API having to page backwards. With `inUrl`, the page's cursor is
+ * the address's `?cursor=` (a link or a reload shows the same page; Back goes to the page before)
+ * and the cursors seen before it ride in the history entry's state; opened from a link, those are
+ * unknown, so the page has no number and "Previous" goes back to the first page.
  */
-export function usePager() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+export function usePager({ inUrl = false }: { inUrl?: boolean } = {}) {
+  const [memory, setMemory] = useState<string[]>([]);
+  const { path, query } = useLocation();
+  if (!inUrl) {
+    return {
+      cursor: memory.at(-1),
+      page: (memory.length + 1) as number | null,
+      next: (nextCursor: string) => setMemory([...memory, nextCursor]),
+      previous: () => setMemory(memory.slice(0, -1)),
+      reset: () => setMemory([]),
+    };
+  }
+  const cursor = query.get('cursor') ?? undefined;
+  const seen = (history.state as { cursors?: unknown } | null)?.cursors;
+  const known = Array.isArray(seen) && seen.at(-1) === cursor ? (seen as string[]) : undefined;
+  const cursors = cursor === undefined ? [] : known;
+  const go = (stack: string[]) => {
+    const next = new URLSearchParams(query);
+    next.delete('cursor');
+    const last = stack.at(-1);
+    if (last !== undefined) next.set('cursor', last);
+    const text = next.toString();
+    navigate(text ? `${path}?${text}` : path, { state: { cursors: stack } });
+  };
   return {
     cursor,
-    page: cursors.length + 1,
-    next: (nextCursor: string) => setCursors([...cursors, nextCursor]),
-    previous: () => setCursors(cursors.slice(0, -1)),
-    reset: () => setCursors([]),
+    page: cursors ? cursors.length + 1 : null,
+    next: (nextCursor: string) => go([...(cursors ?? (cursor ? [cursor] : [])), nextCursor]),
+    previous: () => go(cursors ? cursors.slice(0, -1) : []),
+    reset: () => go([]),
   };
 }
 
@@ -288,13 +319,13 @@ export function Pager({
   pager: ReturnType<typeof usePager>;
   nextCursor: string | null | undefined;
 }) {
-  if (pager.page === 1 && !nextCursor) return null;
+  if (pager.cursor === undefined && !nextCursor) return null;
   return (
     <nav className="pager" aria-label="Pages">
-      <button type="button" className="secondary" disabled={pager.page === 1} onClick={pager.previous}>
+      <button type="button" className="secondary" disabled={pager.cursor === undefined} onClick={pager.previous}>
         Previous
       </button>
-      <span>Page {pager.page}</span>
+      <span>{pager.page === null ? 'A later page' : `Page ${pager.page}`}</span>
       <button
         type="button"
         className="secondary"
@@ -309,7 +340,9 @@ export function Pager({
 
 /**
  * One page of a cursor-paged list as a table: the empty state when the first page has nothing,
- * else a row per item (`cells` gives its `<td>`s) and the pager.
+ * else how many the list holds ("12 agents", when the API counts them), a row per item (`cells`
+ * gives its `<td>`s) and the pager. The table scrolls inside its card when it is wider than the
+ * screen, rather than widening the page.
  */
 export function PagedTable<T extends { id: string }>({
   page,
@@ -318,32 +351,42 @@ export function PagedTable<T extends { id: string }>({
   headers,
   cells,
   className,
+  noun,
 }: {
-  page: { data: T[]; nextCursor: string | null };
+  page: { data: T[]; nextCursor: string | null; total?: number };
   pager: ReturnType<typeof usePager>;
   empty: ReactNode;
   headers: string[];
   cells: (item: T) => ReactNode;
   /** `stack`: rows stack on a phone's width, each cell under its `data-label`. */
   className?: string;
+  /** What one row is, singular and plural, for the total: `['agent', 'agents']`. */
+  noun?: [string, string];
 }) {
-  if (page.data.length === 0 && pager.page === 1) return <Empty>{empty}</Empty>;
+  if (page.data.length === 0 && pager.cursor === undefined) return <Empty>{empty}</Empty>;
   return (
     <>
-      <table className={className}>
-        <thead>
-          <tr>
-            {headers.map((header) => (
-              <th key={header}>{header}</th>
+      {noun && typeof page.total === 'number' && (
+        <p className="list-total" aria-live="polite">
+          {page.total.toLocaleString()} {page.total === 1 ? noun[0] : noun[1]}
+        </p>
+      )}
+      <div className="table-scroll">
+        <table className={className}>
+          <thead>
+            <tr>
+              {headers.map((header) => (
+                <th key={header}>{header}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.map((item) => (
+              <tr key={item.id}>{cells(item)}</tr>
             ))}
-          </tr>
-        </thead>
-        <tbody>
-          {page.data.map((item) => (
-            <tr key={item.id}>{cells(item)}</tr>
-          ))}
-        </tbody>
-      </table>
+          </tbody>
+        </table>
+      </div>
       <Pager pager={pager} nextCursor={page.nextCursor} />
     </>
   );
@@ -490,5 +533,27 @@ export function FormList<T extends { id: string }>({
         )}
       </Loaded>
     </section>
+  );
+}
+
+/** The way back from a detail page to its list, above the page's title: "← Agents". */
+export function BackLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <p className="back">
+      <Link to={to}>← {children}</Link>
+    </p>
+  );
+}
+
+/**
+ * An id, a URL or a token shown whole: it wraps anywhere rather than pushing the page wider than a
+ * phone, with a button that copies it exactly (decision 0044).
+ */
+export function LongId({ value, label }: { value: string; label: string }) {
+  return (
+    <span className="long-id">
+      <code>{value}</code>
+      <CopyButton text={value} label={label} />
+    </span>
   );
 }

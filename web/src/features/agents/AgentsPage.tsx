@@ -9,10 +9,11 @@ export function agentState(agent: Agent): string {
   return agent.provider === 'simulator' ? 'ready' : agent.providerSync.state;
 }
 
+/** `/agents`, `/agents?cursor=…`: the page of the list is in the address, so a link shows the same view. */
 export function AgentsPage() {
-  const pager = usePager();
+  const pager = usePager({ inUrl: true });
   const { data, failure } = useLoad(
-    () => api<Page<Agent>>('GET', withQuery('/v1/agents', { limit: 25, cursor: pager.cursor })),
+    () => api<Page<Agent> & { total?: number }>('GET', withQuery('/v1/agents', { limit: 25, cursor: pager.cursor })),
     pager.cursor ?? '',
   );
   return (
@@ -28,6 +29,7 @@ export function AgentsPage() {
           <PagedTable
             page={page}
             pager={pager}
+            noun={['agent', 'agents']}
             headers={['Name', 'Type', 'Provider', 'State']}
             empty={
               <>

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { type AgentCredentials, api } from '../../api.js';
+import { Preformatted } from '../../http-exchange.js';
 import { ConfirmButton, CopyButton, Fact, FormFailure, useAction } from '../../ui.js';
 
 const EXAMPLES: { key: keyof AgentCredentials['examples']; label: string }[] = [
@@ -18,6 +19,26 @@ export function CredentialsPanel({ agentId }: { agentId: string }) {
   const [example, setExample] = useState<keyof AgentCredentials['examples']>('curl');
   const [rotated, setRotated] = useState(false);
   const load = useAction();
+  const base = useId();
+  const exampleTabs = useRef(new Map<string, HTMLButtonElement>());
+  const onExampleKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const at = EXAMPLES.findIndex(({ key }) => key === example);
+    const next =
+      event.key === 'ArrowRight'
+        ? (at + 1) % EXAMPLES.length
+        : event.key === 'ArrowLeft'
+          ? (at - 1 + EXAMPLES.length) % EXAMPLES.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? EXAMPLES.length - 1
+              : undefined;
+    const key = next === undefined ? undefined : EXAMPLES[next]?.key;
+    if (!key) return;
+    event.preventDefault();
+    setExample(key);
+    exampleTabs.current.get(key)?.focus();
+  };
 
   return (
     <section className="card" aria-label="Credentials">
@@ -70,13 +91,20 @@ export function CredentialsPanel({ agentId }: { agentId: string }) {
             Send the request from your backend with the headers <code>api-key</code> (the API Token) and{' '}
             <code>signature</code>: the lowercase hex HMAC-SHA256 of the exact body, keyed with the API Secret.
           </p>
-          <div className="tabs" role="tablist" aria-label="Examples">
+          {/* The ARIA tabs pattern: one tab stop, the arrow keys (and Home, End) choose the language. */}
+          <div className="tabs" role="tablist" aria-label="Examples" onKeyDown={onExampleKey}>
             {EXAMPLES.map(({ key, label }) => (
               <button
                 key={key}
+                ref={(element) => {
+                  if (element) exampleTabs.current.set(key, element);
+                }}
                 type="button"
                 role="tab"
+                id={`${base}-tab-${key}`}
                 aria-selected={example === key}
+                aria-controls={`${base}-example`}
+                tabIndex={example === key ? 0 : -1}
                 className={example === key ? undefined : 'secondary'}
                 onClick={() => setExample(key)}
               >
@@ -84,7 +112,9 @@ export function CredentialsPanel({ agentId }: { agentId: string }) {
               </button>
             ))}
           </div>
-          <pre data-testid="example">{credentials.examples[example]}</pre>
+          <div role="tabpanel" id={`${base}-example`} aria-labelledby={`${base}-tab-${example}`}>
+            <Preformatted data-testid="example">{credentials.examples[example]}</Preformatted>
+          </div>
           <div className="actions">
             <CopyButton text={credentials.examples[example]} label="Copy example" />
             <CopyButton text={credentials.instructions} label="Copy all instructions" />

@@ -16,7 +16,9 @@ const kindOf = (turn: SimulatorTurn): TurnKind => (turn.tool !== undefined ? 'to
 
 /**
  * How the simulator runs this agent's calls (docs/interface.md#simulator): who answers, what is said, which tools
- * are invoked with which arguments, and the outcome. Without a scenario a call greets and ends.
+ * are invoked with which arguments, and the outcome. Without a scenario a call greets and ends. `tools` are the
+ * agent's own (those ticked in its form): a call can only run a tool attached to its agent, so the tool picker
+ * offers no other.
  */
 export function ScenarioEditor({
   scenario,
@@ -170,8 +172,11 @@ export function ScenarioEditor({
                         value={turn.tool}
                         onChange={(e) => setTurn(index, { ...turn, tool: e.target.value })}
                       >
+                        {/* A name saved before its tool was detached stays visible, and says why it will fail. */}
                         {!tools.some((tool) => tool.name === turn.tool) && (
-                          <option value={turn.tool}>{turn.tool}</option>
+                          <option value={turn.tool}>
+                            {turn.tool === '' ? 'No tool attached' : `${turn.tool} (not attached)`}
+                          </option>
                         )}
                         {tools.map((tool) => (
                           <option key={tool.id} value={tool.name}>
@@ -194,6 +199,9 @@ export function ScenarioEditor({
                       Remove
                     </button>
                   </div>
+                  {kind === 'tool' && tools.length === 0 && (
+                    <p className="hint">This agent has no tools yet: tick one under Tools above to call it here.</p>
+                  )}
                   {kind === 'tool' && (
                     <JsonField
                       label={`Turn ${index + 1} arguments (JSON object)`}

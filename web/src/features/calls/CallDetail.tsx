@@ -1,6 +1,6 @@
 import { type Agent, api, type Call } from '../../api.js';
 import { Link } from '../../router.js';
-import { Badge, CopyButton, Fact, FormFailure, formatTime, Loading, useLoad, usePolling } from '../../ui.js';
+import { BackLink, Badge, Fact, FormFailure, formatTime, Loading, LongId, useLoad, usePolling } from '../../ui.js';
 import './calls.css';
 import { Deliveries } from './Deliveries.js';
 import { DIRECTION_LABELS, formatDuration } from './format.js';
@@ -45,9 +45,7 @@ function CallScreen({ id }: { id: string }) {
   }
   return (
     <>
-      <p>
-        <Link to="/calls">← Calls</Link>
-      </p>
+      <BackLink to="/calls">Calls</BackLink>
       <FormFailure failure={failure} />
       <CallFacts call={call} live={delay !== null} />
       <CallReport call={call} />
@@ -113,9 +111,11 @@ function CallFacts({ call, live }: { call: Call; live: boolean }) {
         <Fact label="Ended">{formatTime(call.endedAt)}</Fact>
         <Fact label="Duration">{formatDuration(call.durationSeconds)}</Fact>
         <Fact label="Provider">{call.provider}</Fact>
-        <Fact label="Provider call id">{call.providerCallId ? <code>{call.providerCallId}</code> : '—'}</Fact>
+        <Fact label="Provider call id">
+          {call.providerCallId ? <LongId value={call.providerCallId} label="Copy provider call id" /> : '—'}
+        </Fact>
         <Fact label="Call id">
-          <code>{call.id}</code> <CopyButton text={call.id} label="Copy call id" />
+          <LongId value={call.id} label="Copy call id" />
         </Fact>
       </dl>
     </Panel>

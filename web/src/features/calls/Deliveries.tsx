@@ -1,7 +1,138 @@
 import { useState } from 'react';
-import { api, type Delivery, type DeliveryAttempt, type Integration } from '../../api.js';
-import { Badge, CopyButton, Empty, Fact, FormFailure, formatTime, useAction, useLoad } from '../../ui.js';
+import { api, type Delivery, type DeliveryAttempt, type Integration, type Page, withQuery } from '../../api.js';
+import { Preformatted } from '../../http-exchange.js';
+import { Link, useQueryState } from '../../router.js';
+import {
+  Badge,
+  CopyButton,
+  Empty,
+  Fact,
+  Field,
+  FormFailure,
+  formatTime,
+  Loaded,
+  PagedTable,
+  useAction,
+  useLoad,
+  usePager,
+} from '../../ui.js';
 import { Panel } from './parts.js';
+
+const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+/** The list's filters under the API's own query names (`GET /v1/deliveries`), in the address's order. */
+const DELIVERY_FILTERS = ['integrationId', 'callId', 'state'] as const;
+
+/**
+ * `/deliveries?integrationId=…&state=failed`: webhook deliveries across calls, newest first; the
+ * filters and the page are in the address, so a link (each webhook's "Delivery log") shows the same view.
+ */
+export function DeliveriesPage() {
+  const [filters, setFilters] = useQueryState(DELIVERY_FILTERS);
+  const pager = usePager({ inUrl: true });
+  const { data, failure } = useLoad(
+    () =>
+      api<Page<Delivery> & { total?: number }>(
+        'GET',
+        withQuery('/v1/deliveries', { ...filters, cursor: pager.cursor, limit: 25 }),
+      ),
+    [...DELIVERY_FILTERS.map((name) => filters[name]), pager.cursor ?? ''].join('|'),
+  );
+  // Each webhook's address, read once for the page rather than once a row.
+  const integrationIds = [...new Set((data?.data ?? []).map((delivery) => delivery.integrationId))].sort();
+  const integrations = useLoad(
+    () =>
+      Promise.all(
+        integrationIds.map((id) =>
+          api<Integration>('GET', `/v1/integrations/${encodeURIComponent(id)}`).catch(() => undefined),
+        ),
+      ),
+    integrationIds.join(','),
+  );
+  const urls = new Map(
+    (integrations.data ?? []).flatMap((integration) => (integration ? [[integration.id, integration.url]] : [])),
+  );
+  const filtered = DELIVERY_FILTERS.some((name) => filters[name] !== '');
+  return (
+    <section className="card">
+      <div className="toolbar">
+        <h2>Deliveries</h2>
+      </div>
+      <search className="call-filters" aria-label="Filter deliveries">
+        <Field label="State">
+          {(id) => (
+            <select id={id} value={filters.state} onChange={(event) => setFilters({ state: event.target.value })}>
+              <option value="">Any state</option>
+              {DELIVERY_STATES.map((state) => (
+                <option key={state} value={state}>
+                  {state}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </search>
+      {(filters.integrationId || filters.callId) && (
+        <p className="row">
+          {filters.integrationId && (
+            <span>
+              To <IntegrationUrl id={filters.integrationId} />{' '}
+              <button type="button" className="link" onClick={() => setFilters({ integrationId: '' })}>
+                Every webhook
+              </button>
+            </span>
+          )}
+          {filters.callId && (
+            <span>
+              Of the call <Link to={`/calls/${encodeURIComponent(filters.callId)}`}>{filters.callId}</Link>{' '}
+              <button type="button" className="link" onClick={() => setFilters({ callId: '' })}>
+                Every call
+              </button>
+            </span>
+          )}
+        </p>
+      )}
+      <Loaded load={{ data, failure }} what="deliveries">
+        {(page) => (
+          <PagedTable
+            page={page}
+            pager={pager}
+            noun={['delivery', 'deliveries']}
+            className="stack"
+            headers={['Created', 'Webhook', 'Call', 'State', 'Attempts', 'Last answer', 'Next attempt']}
+            empty={
+              filtered
+                ? 'No deliveries match these filters.'
+                : 'No deliveries yet. When a call ends, its outcome is sent to each of its agent’s webhook integrations whose trigger conditions it matches: each of those sendings is a delivery, listed here with its attempts.'
+            }
+            cells={(delivery) => (
+              <>
+                <td data-label="Created">{formatTime(delivery.createdAt)}</td>
+                <td data-label="Webhook">
+                  <code>{urls.get(delivery.integrationId) ?? delivery.integrationId}</code>
+                </td>
+                <td data-label="Call">
+                  <Link to={`/calls/${delivery.callId}`}>{delivery.callId}</Link>
+                </td>
+                <td data-label="State">
+                  <Badge value={delivery.state} />
+                </td>
+                <td data-label="Attempts">{delivery.attemptCount}</td>
+                <td data-label="Last answer">
+                  {delivery.attempts.length === 0 ? (
+                    '—'
+                  ) : (
+                    <HttpStatus status={delivery.attempts.at(-1)?.status ?? null} />
+                  )}
+                </td>
+                <td data-label="Next attempt">{nextAttempt(delivery)}</td>
+              </>
+            )}
+          />
+        )}
+      </Loaded>
+    </section>
+  );
+}
 
 /** The call's outcome webhooks: one delivery per integration, each with its whole attempt log. */
 export function Deliveries({
@@ -100,7 +231,8 @@ function IntegrationUrl({ id }: { id: string }) {
 function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
   if (attempts.length === 0) return <p className="muted">No attempt has been made yet.</p>;
   return (
-    <table aria-label="Attempts" className="attempts">
+    // At a phone's width each attempt's cells stack under their column's name (the six columns need 460 px).
+    <table aria-label="Attempts" className="attempts stack">
       <thead>
         <tr>
           <th>#</th>
@@ -116,13 +248,13 @@ function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
           // An attempt log only grows at the end: the position is the attempt's number.
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <tr key={index}>
-            <td>{index + 1}</td>
-            <td>{formatTime(attempt.at)}</td>
-            <td>
+            <td data-label="#">{index + 1}</td>
+            <td data-label="Time">{formatTime(attempt.at)}</td>
+            <td data-label="HTTP status">
               <HttpStatus status={attempt.status} />
             </td>
-            <td>{attempt.latencyMs} ms</td>
-            <td>
+            <td data-label="Latency">{attempt.latencyMs} ms</td>
+            <td data-label="Error">
               {attempt.error ?? '—'}
               {attempt.errorCode && (
                 <>
@@ -131,7 +263,14 @@ function Attempts({ attempts }: { attempts: DeliveryAttempt[] }) {
                 </>
               )}
             </td>
-            <td>{attempt.responseExcerpt ? <pre className="excerpt">{attempt.responseExcerpt}</pre> : '—'}</td>
+            <td data-label="Response">
+              {/* Focusable: a long excerpt scrolls, and the keyboard must be able to scroll it. */}
+              {attempt.responseExcerpt ? (
+                <Preformatted className="excerpt">{attempt.responseExcerpt}</Preformatted>
+              ) : (
+                '—'
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

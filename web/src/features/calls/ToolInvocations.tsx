@@ -1,5 +1,5 @@
 import type { ToolInvocation } from '../../api.js';
-import { ReceivedResponse, SentRequest } from '../../http-exchange.js';
+import { Preformatted, ReceivedResponse, SentRequest } from '../../http-exchange.js';
 import { Empty, formatTime } from '../../ui.js';
 import { prettyText } from './format.js';
 import { Panel } from './parts.js';
@@ -37,11 +37,11 @@ function Invocation({ invocation }: { invocation: ToolInvocation }) {
       <div className="grid">
         <div>
           <h4>Arguments</h4>
-          <pre>{prettyText(invocation.arguments)}</pre>
+          <Preformatted>{prettyText(invocation.arguments)}</Preformatted>
         </div>
         <div>
           <h4>Result given to the agent</h4>
-          <pre>{prettyText(invocation.result)}</pre>
+          <Preformatted>{prettyText(invocation.result)}</Preformatted>
         </div>
       </div>
       <details>

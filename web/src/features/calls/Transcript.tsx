@@ -1,4 +1,5 @@
 import type { TranscriptTurn } from '../../api.js';
+import { Preformatted } from '../../http-exchange.js';
 import { Empty } from '../../ui.js';
 import { formatClock, prettyText } from './format.js';
 import { Panel } from './parts.js';
@@ -27,7 +28,7 @@ export function Transcript({ turns, ended }: { turns: TranscriptTurn[]; ended: b
                 )}
                 <time dateTime={turn.at}>{formatClock(turn.at)}</time>
               </div>
-              {turn.role === 'tool' ? <pre>{prettyText(turn.text)}</pre> : <p>{turn.text}</p>}
+              {turn.role === 'tool' ? <Preformatted>{prettyText(turn.text)}</Preformatted> : <p>{turn.text}</p>}
             </li>
           ))}
         </ol>

@@ -9,6 +9,40 @@ export const CALL_STATUSES: { value: CallStatus; label: string }[] = [
   { value: 'ended', label: 'Ended' },
 ];
 
+/** The orders `GET /v1/calls?sort=` knows; `-` is largest (or newest) first. */
+export const CALL_SORTS = [
+  { value: '-createdAt', label: 'Newest first' },
+  { value: 'createdAt', label: 'Oldest first' },
+  { value: '-durationSeconds', label: 'Longest first' },
+  { value: 'durationSeconds', label: 'Shortest first' },
+] as const;
+export type CallSort = (typeof CALL_SORTS)[number]['value'];
+
+/** "1 call", "1,204 calls": a list's total with its noun. */
+export function countOf(total: number, one: string, many: string): string {
+  return `${total.toLocaleString()} ${total === 1 ? one : many}`;
+}
+
+/**
+ * An ISO instant as a `datetime-local` field's value (`2026-11-24T14:00`), in the person's own time
+ * zone; '' when there is none or it cannot be read.
+ */
+export function toLocalInput(iso: string): string {
+  const date = new Date(iso);
+  if (iso === '' || Number.isNaN(date.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}`;
+  return date.getSeconds() === 0 ? `${day}T${time}` : `${day}T${time}:${two(date.getSeconds())}`;
+}
+
+/** A `datetime-local` field's value (local time) as the ISO instant the API takes; '' stays ''. */
+export function fromLocalInput(value: string): string {
+  if (value === '') return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
+}
+
 /** `42 s`, `3 min 5 s`: calls are short, hours are rare enough to read as minutes. */
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return '—';

@@ -1,6 +1,15 @@
 import { type FormEvent, useState } from 'react';
-import { type Agent, api, type Integration, type IntegrationTestResult, type Page, SECRET_MASK } from '../../api.js';
+import {
+  type Agent,
+  api,
+  type Integration,
+  type IntegrationTestResult,
+  type Page,
+  SECRET_MASK,
+  withQuery,
+} from '../../api.js';
 import { ReceivedResponse, SentRequest } from '../../http-exchange.js';
+import { Link } from '../../router.js';
 import {
   Badge,
   ConfirmButton,
@@ -94,6 +103,7 @@ function IntegrationEditor({
           {integration.failingSince && (
             <span className="muted">failing since {formatTime(integration.failingSince)}</span>
           )}
+          <Link to={withQuery('/deliveries', { integrationId: integration.id })}>Delivery log</Link>
         </div>
       )}
       <div className="grid">

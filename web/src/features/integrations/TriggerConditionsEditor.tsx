@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { ApiFailure, TriggerCondition } from '../../api.js';
 import { FieldError } from '../../ui.js';
 
@@ -93,15 +94,21 @@ export function TriggerConditionsEditor({
       rows.map((row, i) => (i === index ? { ...row, ...patch } : row)),
     );
   const base = '$.triggerConditions';
+  const matchId = useId();
   return (
     <fieldset className="field">
       <legend>Trigger conditions</legend>
       {rows.length === 0 ? (
         <p className="hint">Every call's outcome is sent. Add a condition to send only some.</p>
       ) : (
+        // Named by the words it shows ("Send when"), so speech input and screen readers use the same name.
         <label className="inline">
-          Send when
-          <select aria-label="Match" value={match} onChange={(e) => onChange(e.target.value as 'all' | 'any', rows)}>
+          <span id={matchId}>Send when</span>
+          <select
+            aria-labelledby={matchId}
+            value={match}
+            onChange={(e) => onChange(e.target.value as 'all' | 'any', rows)}
+          >
             <option value="all">all conditions hold</option>
             <option value="any">any condition holds</option>
           </select>

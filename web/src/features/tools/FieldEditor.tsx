@@ -236,15 +236,18 @@ function AllowedValues({
   failure: ApiFailure | null;
 }) {
   return (
-    <Field label="Allowed values" hint="One a line; empty allows any value. The agent is told them as an enum.">
+    <Field
+      label="Allowed values"
+      hint="Comma-separated, e.g. basic, pro; empty allows any value. The agent is told them as an enum."
+    >
       {(id) => (
         <>
-          <textarea
+          <input
             id={id}
             aria-label={label}
             className="allowed-values"
-            rows={2}
             value={value}
+            placeholder="basic, pro"
             onChange={(e) => onChange(e.target.value)}
           />
           <ProblemsAt failure={failure} path={path} />

@@ -2,7 +2,7 @@ import type { ApiFailure } from '../../api.js';
 
 /**
  * The API's problems at a path and at its elements (`$.….allowedValues` and `$.….allowedValues[2]`),
- * beside the one control that edits the whole list: an element's problem says which line it is.
+ * beside the one control that edits the whole list: an element's problem says which value it is.
  */
 export function ProblemsAt({ failure, path }: { failure: ApiFailure | null | undefined; path: string }) {
   const problems =
@@ -15,7 +15,7 @@ export function ProblemsAt({ failure, path }: { failure: ApiFailure | null | und
       {problems
         .map((d) => {
           const index = /^\[(\d+)\]$/.exec(d.path.slice(path.length))?.[1];
-          return index === undefined ? d.message : `line ${Number(index) + 1}: ${d.message}`;
+          return index === undefined ? d.message : `value ${Number(index) + 1}: ${d.message}`;
         })
         .join('; ')}
     </div>

@@ -94,7 +94,8 @@ function ProviderTools({ agent, onImported }: { agent: Agent; onImported: () => 
 
   return (
     <>
-      <table aria-label={`Tools at ${provider}`}>
+      {/* Five columns do not fit a phone: there each tool's cells stack under their column's name. */}
+      <table className="stack" aria-label={`Tools at ${provider}`}>
         <thead>
           <tr>
             <th>Import</th>
@@ -107,7 +108,7 @@ function ProviderTools({ agent, onImported }: { agent: Agent; onImported: () => 
         <tbody>
           {data.data.map((tool) => (
             <tr key={tool.id}>
-              <td>
+              <td data-label="Import">
                 <input
                   type="checkbox"
                   aria-label={`Import ${tool.name}`}
@@ -116,12 +117,12 @@ function ProviderTools({ agent, onImported }: { agent: Agent; onImported: () => 
                   onChange={(e) => toggle(tool.id, e.target.checked)}
                 />
               </td>
-              <td>
+              <td data-label="Name">
                 <code>{tool.name}</code>
               </td>
-              <td>{tool.type}</td>
-              <td>{tool.description}</td>
-              <td>
+              <td data-label="Type">{tool.type}</td>
+              <td data-label="Description">{tool.description}</td>
+              <td data-label={tool.problems.length + tool.warnings.length > 0 ? 'Notes' : ''}>
                 {tool.problems.length > 0 && (
                   <div className="error">Cannot be imported: {tool.problems.join('; ')}</div>
                 )}

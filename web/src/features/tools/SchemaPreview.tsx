@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type ApiFailure, api } from '../../api.js';
+import { Preformatted } from '../../http-exchange.js';
 import { asFailure } from '../../ui.js';
 import type { ToolBody } from './draft.js';
 
@@ -11,9 +12,10 @@ type PreviewState = { status: 'updating' } | { status: 'current' } | { status: '
 /**
  * The JSON Schema the model will see, as the API compiles it (`POST /v1/tools/preview`) from the
  * form as it is now, saved or not. While the API refuses the definition, the last schema it
- * accepted stays, marked out of date, with the reasons.
+ * accepted stays, marked out of date, with the reasons. A new tool's form nobody has typed in yet
+ * (`untouched`) shows no reasons: an empty form is not a mistake (issue 18).
  */
-export function SchemaPreview({ body }: { body: ToolBody }) {
+export function SchemaPreview({ body, untouched = false }: { body: ToolBody; untouched?: boolean }) {
   const text = JSON.stringify(body);
   const [schema, setSchema] = useState<unknown>(undefined);
   const [state, setState] = useState<PreviewState>({ status: 'updating' });
@@ -46,12 +48,14 @@ export function SchemaPreview({ body }: { body: ToolBody }) {
       <p className="hint" role="status">
         {state.status === 'updating' && 'Updating…'}
         {state.status === 'current' && 'Up to date with the form (not saved until you press Save).'}
+        {state.status === 'refused' && untouched && 'The schema appears here once the tool has a name and a URL.'}
         {state.status === 'refused' &&
+          !untouched &&
           (schema === undefined
             ? 'Not valid yet: the schema appears once the API accepts the definition.'
             : 'Out of date: the API refuses the definition as it stands; this is the last valid schema.')}
       </p>
-      {state.status === 'refused' && (
+      {state.status === 'refused' && !untouched && (
         // Before the first valid schema these are to-dos, not mistakes: shown quietly.
         <ul className={schema === undefined ? 'hint preview-problems' : 'error preview-problems'}>
           {state.failure.details.length === 0 ? (
@@ -66,9 +70,9 @@ export function SchemaPreview({ body }: { body: ToolBody }) {
         </ul>
       )}
       {schema !== undefined && (
-        <pre data-testid="ai-schema" className={stale ? 'stale' : undefined} data-stale={stale}>
+        <Preformatted data-testid="ai-schema" className={stale ? 'stale' : undefined} data-stale={stale}>
           {JSON.stringify(schema, null, 2)}
-        </pre>
+        </Preformatted>
       )}
       <p className="hint">Only AI-filled parameters are shown to the model; Variable and Fixed values never are.</p>
     </section>

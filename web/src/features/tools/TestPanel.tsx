@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { api, type Tool, type ToolTestResult } from '../../api.js';
-import { ReceivedResponse, SentRequest } from '../../http-exchange.js';
+import { Preformatted, ReceivedResponse, SentRequest } from '../../http-exchange.js';
 import { FormFailure, useAction } from '../../ui.js';
 import { exampleOf, rowKey } from './draft.js';
 import { removeAt, replaceAt } from './rows.js';
@@ -47,13 +47,16 @@ export function TestPanel({ tool, unsaved }: { tool: Tool; unsaved: boolean }) {
   }, [example, argsTouched]);
 
   const run = async () => {
+    // Whatever this run ends in, what the previous run showed goes first: a run that fails, here or at
+    // the API, must never leave an older result looking like its own.
+    setOutcome(null);
+    action.clear();
     const parsed = parseArgs(argsText);
     if ('problem' in parsed) {
       setArgsProblem(parsed.problem);
       return;
     }
     setArgsProblem(null);
-    setOutcome(null);
     const given = Object.fromEntries(variables.filter((v) => v.name !== '').map((v) => [v.name, v.value]));
     const result = await action.run(() =>
       api<ToolTestResult>('POST', `/v1/tools/${tool.id}/test`, { args: parsed.args, variables: given }),
@@ -150,7 +153,7 @@ function TestOutcome({ outcome }: { outcome: ToolTestResult }) {
       </section>
       <section aria-label="Result for the agent">
         <h4>Result handed to the agent</h4>
-        <pre data-testid="test-result">{textOf(outcome.result)}</pre>
+        <Preformatted data-testid="test-result">{textOf(outcome.result)}</Preformatted>
       </section>
       {outcome.error && (
         <p className="error" role="alert">

@@ -59,6 +59,8 @@ function ToolForm({ initial }: { initial?: Tool }) {
   const body = bodyOf(draft);
   const savedText = useMemo(() => saved && JSON.stringify(bodyOf(draftOf(saved))), [saved]);
   const unsaved = savedText !== undefined && savedText !== JSON.stringify(body);
+  // A new tool's form as it opened: nothing typed yet, so nothing is wrong yet.
+  const untouched = useMemo(() => JSON.stringify(bodyOf(emptyDraft())), []) === JSON.stringify(body) && !saved;
   const set = (patch: Partial<ToolDraft>) => {
     setDraft({ ...draft, ...patch });
     setSavedNotice(false);
@@ -88,9 +90,11 @@ function ToolForm({ initial }: { initial?: Tool }) {
     <div className="tool-layout">
       <div className="tool-main">
         <form className="card wide" onSubmit={submit} noValidate aria-label="Tool">
+          <p className="back">
+            <Link to="/tools">← Tools</Link>
+          </p>
           <div className="toolbar">
             <h2>{saved ? `Tool ${saved.name}` : 'New tool'}</h2>
-            <Link to="/tools">Back to the tools</Link>
           </div>
           <p className="hint">
             An HTTP endpoint of yours the agent calls during a call: the model fills in the AI parameters, the rest is
@@ -213,7 +217,7 @@ function ToolForm({ initial }: { initial?: Tool }) {
         {saved && <TestPanel tool={saved} unsaved={unsaved} />}
       </div>
       <aside className="tool-side">
-        <SchemaPreview body={body} />
+        <SchemaPreview body={body} untouched={untouched} />
       </aside>
     </div>
   );

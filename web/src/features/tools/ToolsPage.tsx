@@ -4,11 +4,14 @@ import { Loaded, PagedTable, useLoad, usePager } from '../../ui.js';
 import { ProviderImport } from './ProviderImport.js';
 import './tools.css';
 
-/** `/tools`: the organization's tools, and importing those already defined at Vapi or Retell. */
+/**
+ * `/tools`: the organization's tools, and importing those already defined at Vapi or Retell. The page
+ * of the list is in the address (`?cursor=…`), so a link shows the same view.
+ */
 export function ToolsPage() {
-  const pager = usePager();
+  const pager = usePager({ inUrl: true });
   const { data, failure, reload } = useLoad(
-    () => api<Page<Tool>>('GET', withQuery('/v1/tools', { limit: 25, cursor: pager.cursor })),
+    () => api<Page<Tool> & { total?: number }>('GET', withQuery('/v1/tools', { limit: 25, cursor: pager.cursor })),
     pager.cursor ?? '',
   );
   return (
@@ -25,6 +28,7 @@ export function ToolsPage() {
             <PagedTable
               page={page}
               pager={pager}
+              noun={['tool', 'tools']}
               headers={['Name', 'Method', 'URL', 'Parameters']}
               empty={
                 <>
@@ -54,7 +58,7 @@ export function ToolsPage() {
       </section>
       <ProviderImport
         onImported={() => {
-          if (pager.page === 1) reload();
+          if (pager.cursor === undefined) reload();
           else pager.reset();
         }}
       />

@@ -46,7 +46,7 @@ export interface FieldDraft {
   value: string;
   description: string;
   required: boolean;
-  /** One allowed value a line. */
+  /** The allowed values, comma-separated (`basic, pro`). */
   allowedValues: string;
   fields: FieldDraft[];
   itemType: ItemType;
@@ -110,7 +110,7 @@ export function newField(): FieldDraft {
 
 const textOf = (value: unknown): string =>
   value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-const linesOf = (values: unknown[] | undefined): string => (values ?? []).map(String).join('\n');
+const commaListOf = (values: unknown[] | undefined): string => (values ?? []).map(String).join(', ');
 
 function fieldDraftOf(field: ToolField & { location?: Location }): FieldDraft {
   return {
@@ -122,11 +122,11 @@ function fieldDraftOf(field: ToolField & { location?: Location }): FieldDraft {
     value: textOf(field.value),
     description: field.description ?? '',
     required: field.required === true,
-    allowedValues: linesOf(field.allowedValues),
+    allowedValues: commaListOf(field.allowedValues),
     fields: (field.fields ?? []).map(fieldDraftOf),
     itemType: field.items?.type ?? 'string',
     itemFields: (field.items?.fields ?? []).map(fieldDraftOf),
-    itemAllowedValues: linesOf(field.items?.allowedValues),
+    itemAllowedValues: commaListOf(field.items?.allowedValues),
   };
 }
 
@@ -144,12 +144,14 @@ export function draftOf(tool: Tool): ToolDraft {
 }
 
 /**
- * Allowed values typed one a line, as the type's values: `42` is a number for a number, `true` a
- * boolean for a boolean. A line that does not convert is sent as typed, so the API names it.
+ * Allowed values typed as a comma-separated list (`basic, pro`), as the seed, the agent's Outcomes
+ * and the "is one of" condition write them, each trimmed, as the type's values: `42` is a number
+ * for a number, `true` a boolean for a boolean. A value that does not convert is sent as typed, so
+ * the API names it. Line breaks separate values too, so a list pasted one a line still works.
  */
 export function allowedValuesOf(text: string, type: ParameterType): (string | number | boolean)[] | undefined {
   const lines = text
-    .split('\n')
+    .split(/[,\n]/)
     .map((line) => line.trim())
     .filter((line) => line !== '');
   if (lines.length === 0) return undefined;

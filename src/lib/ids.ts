@@ -17,7 +17,11 @@ export type IdPrefix =
   | 'dlv'
   | 'msg'
   | 'pcr'
-  | 'phn';
+  | 'phn'
+  | 'cmp'
+  | 'cct'
+  | 'att'
+  | 'dnc';
 
 /**
  * A new id: `<prefix>_` + 10 characters of millisecond time + 16 random characters.

@@ -30,6 +30,8 @@ export const agents = pgTable(
     simulator: jsonb('simulator').$type<unknown>(),
     /** ISO 3166 alpha-2 codes click to call may dial; null: every country (decision 0031). */
     allowedCountries: jsonb('allowed_countries').$type<string[]>(),
+    /** Outcomes that put the called number on the organization's do-not-call list (issue 19). */
+    doNotCallOutcomes: jsonb('do_not_call_outcomes').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** Click to call refuses a request without `signature-timestamp` (decision 0031). */
     requireSignatureTimestamp: boolean('require_signature_timestamp').notNull().default(false),
     /** What the agent collects in a call (`collect`, issue 17): `[{name, type, description, choices?, required}]`. */

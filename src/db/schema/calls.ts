@@ -52,6 +52,9 @@ export const calls = pgTable(
     provisionalEnd: jsonb('provisional_end').$type<Record<string, unknown>>(),
     /** When the duration sweep closes the call if it has not ended: created + maxCallDurationSeconds. */
     deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
+    /** The campaign and contact a campaign's call was placed for (issue 19); null otherwise. */
+    campaignId: text('campaign_id'),
+    contactId: text('contact_id'),
   },
   (t) => [
     // The ctc:007 guard: one open call per agent and number, enforced by the database for every process.
@@ -68,6 +71,8 @@ export const calls = pgTable(
     index('calls_org_created_idx').on(t.organizationId, t.createdAt),
     // The stats rollup job: every organization's calls of a quarter hour (decision 0040).
     index('calls_created_idx').on(t.createdAt),
+    // The calls list filtered by campaign.
+    index('calls_campaign_idx').on(t.campaignId, t.id).where(sql`${t.campaignId} is not null`),
   ],
 );
 

@@ -1,5 +1,6 @@
 export * from './agents.js';
 export * from './calls.js';
+export * from './campaigns.js';
 export * from './deliveries.js';
 export * from './integrations.js';
 export * from './organizations.js';
@@ -7,4 +8,5 @@ export * from './phone-numbers.js';
 export * from './provider-credentials.js';
 export * from './provider-tools.js';
 export * from './stats.js';
+export * from './suppressions.js';
 export * from './tools.js';

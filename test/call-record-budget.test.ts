@@ -23,10 +23,14 @@ let org: Org;
 let receiver: Receiver;
 /** What the receiver answers a tool call with, set by each test. */
 let toolAnswer = '{"ok":true}';
+/** The server's error lines (pino JSON), so that a call that never ends says why. */
+const serverErrors: string[] = [];
 
 beforeAll(async () => {
   // Agents on Vapi publish at once (the refused end of call is reported by a Vapi webhook).
-  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' });
+  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' }, undefined, {
+    logger: { level: 'error', stream: { write: (line: string) => serverErrors.push(line) } },
+  });
   org = await t.signup();
   receiver = await startReceiver((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json' });
@@ -66,6 +70,23 @@ async function endedCall(callId: string): Promise<{ call: any; bytes: number }> 
 }
 
 const bytesOf = (text: string) => Buffer.byteLength(text);
+
+/**
+ * Where `value` has a key every JSON body of the API is refused for (422, src/app.ts: a "__proto__",
+ * or a "constructor" holding a "prototype"), as a path; undefined when it has none.
+ */
+function pollutingKey(value: unknown, path = '$'): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, entry] of Object.entries(value)) {
+    const at = `${path}[${JSON.stringify(key)}]`;
+    if (key === '__proto__') return at;
+    if (key === 'constructor' && entry !== null && typeof entry === 'object' && Object.hasOwn(entry, 'prototype'))
+      return at;
+    const inner = pollutingKey(entry, at);
+    if (inner) return inner;
+  }
+  return undefined;
+}
 
 describe('the attack of issue 15', () => {
   it('refuses a variable value over the maximum with ctc:009 naming it; the maximum itself is accepted', async () => {
@@ -258,11 +279,15 @@ describe('random scenarios, variables and tool answers', () => {
   );
   const placeholder = fc.constantFrom('{{v}}', '{{w}}', '{{tool.t.y}}', '{{tool.t}}', '{{missing}}', ' ', 'Hi ');
   const turnText = fc.array(placeholder, { maxLength: 800 }).map((parts) => parts.join('').slice(0, 4000));
+  // fc.jsonValue makes objects with an own "__proto__" key now and then: the agent carrying them is
+  // refused (422, as any body with one), which is not what this property is about. Seeds -981549691
+  // (path 23) and -273044297 (path 1) failed so, on creating the agent, in about 1 run of the file in 10.
+  const storableJson = (maxDepth: number) => fc.jsonValue({ maxDepth }).filter((v) => !pollutingKey(v));
   const turn = fc.oneof(
     fc.record({ role: fc.constantFrom('agent', 'user'), text: turnText }),
     fc.record({
       tool: fc.constant('t'),
-      args: fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })),
+      args: fc.dictionary(fc.string({ maxLength: 5 }), storableJson(2)),
     }),
   );
   const toolBody = fc.oneof(
@@ -270,7 +295,33 @@ describe('random scenarios, variables and tool answers', () => {
     fc.tuple(text, fc.integer({ min: 1, max: 40_000 })).map(([s, n]) => JSON.stringify({ y: s.repeat(n) })),
     fc.tuple(text, fc.integer({ min: 1, max: 40_000 })).map(([s, n]) => s.repeat(n)),
   );
-  const collected = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.jsonValue({ maxDepth: 2 }), variableValue));
+  const collected = fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(storableJson(2), variableValue));
+  // The tool's answer keeps its "__proto__" keys: an endpoint's answer is not an API body.
+  const scenario = fc.tuple(
+    fc.array(turn, { maxLength: 30 }),
+    fc.record({ v: variableValue, w: variableValue }),
+    toolBody,
+    collected,
+    turnText,
+  );
+
+  it('generate no agent the API refuses for a "__proto__" key (as it did at two seeds)', async () => {
+    const refused = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: '{"name":"Polluted","simulator":{"turns":[{"tool":"t","args":{"a":{"__proto__":1}}}]}}',
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.details).toEqual([
+      { path: '$', message: 'The body contains a forbidden key (__proto__ or constructor.prototype)' },
+    ]);
+    for (const [seed, path] of [
+      [-981549691, 23],
+      [-273044297, 1],
+    ] as const) {
+      const [turns, , , collectedData] = fc.sample(scenario, { seed, numRuns: path + 1 })[path] ?? [];
+      expect(pollutingKey({ turns, collectedData }), `seed ${seed}, path ${path}`).toBeUndefined();
+    }
+  });
 
   it(`never make a call record larger than ${CALL_RECORD_MAX_BYTES / 1024 / 1024} MiB, and the RSS after them stays bounded`, async () => {
     const toolId = await createTool('t', {
@@ -282,35 +333,30 @@ describe('random scenarios, variables and tool answers', () => {
     });
     const rssBefore = process.memoryUsage().rss;
     let largest = 0;
+    serverErrors.length = 0;
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(turn, { maxLength: 30 }),
-        fc.record({ v: variableValue, w: variableValue }),
-        toolBody,
-        collected,
-        turnText,
-        async (turns, variables, body, collectedData, firstMessage) => {
-          toolAnswer = body;
-          const answer = await placeCall(
-            { toolIds: [toolId], firstMessage, simulator: { turns, outcome: { collectedData } } },
-            variables,
-          );
-          expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-          const { call, bytes } = await endedCall(answer.body.callId);
-          largest = Math.max(largest, bytes);
-          expect(call.endedReason).toBe('agent_hangup');
-          expect(bytes).toBeLessThanOrEqual(CALL_RECORD_MAX_BYTES);
-          expect(bytesOf(JSON.stringify(call.transcript))).toBeLessThanOrEqual(CALL_RECORD_BUDGET.transcriptBytes);
-          expect(bytesOf(JSON.stringify(call.collectedData))).toBeLessThanOrEqual(
-            CALL_RECORD_BUDGET.collectedDataBytes,
-          );
-          for (const turn of call.transcript) {
-            expect(bytesOf(turn.text)).toBeLessThanOrEqual(CALL_RECORD_BUDGET.turnBytes + 200);
-          }
-        },
-      ),
+      fc.asyncProperty(scenario, async ([turns, variables, body, collectedData, firstMessage]) => {
+        toolAnswer = body;
+        const answer = await placeCall(
+          { toolIds: [toolId], firstMessage, simulator: { turns, outcome: { collectedData } } },
+          variables,
+        );
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        const { call, bytes } = await endedCall(answer.body.callId).catch((error: Error) => {
+          throw new Error(`${error.message}\nThe server's errors:\n${serverErrors.join('').slice(-8000)}`);
+        });
+        largest = Math.max(largest, bytes);
+        expect(call.endedReason).toBe('agent_hangup');
+        expect(bytes).toBeLessThanOrEqual(CALL_RECORD_MAX_BYTES);
+        expect(bytesOf(JSON.stringify(call.transcript))).toBeLessThanOrEqual(CALL_RECORD_BUDGET.transcriptBytes);
+        expect(bytesOf(JSON.stringify(call.collectedData))).toBeLessThanOrEqual(CALL_RECORD_BUDGET.collectedDataBytes);
+        for (const turn of call.transcript) {
+          expect(bytesOf(turn.text)).toBeLessThanOrEqual(CALL_RECORD_BUDGET.turnBytes + 200);
+        }
+      }),
       // A failure is reported as found, with its seed and the call's state, instead of being shrunk:
-      // each shrinking step can wait 15 s for a call, which hid a CI failure behind the test timeout.
+      // each shrinking step places a whole call (and may wait 15 s for it), so a failure once showed
+      // in CI only as the test's timeout (likely a generated "__proto__" key, now filtered out).
       { numRuns: 40, endOnFailure: true },
     );
     // Measured: a few tens of MB over 40 runs on PGlite (the decision); 300 MB leaves room for a GC

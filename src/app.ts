@@ -9,6 +9,7 @@ import { createAuthModule } from './auth/auth.module.js';
 import { refuseCrossSiteWrites } from './auth/cross-site.js';
 import { createCallsModule } from './calls/calls.module.js';
 import { createCallsRepository } from './calls/calls.repository.js';
+import { createCampaignsModule } from './campaigns/campaigns.module.js';
 import { createClickToCallModule } from './click-to-call/click-to-call.module.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -38,6 +39,7 @@ import type { ProviderRegistryService } from './providers/provider-port.js';
 import { createProvidersModule, type ProviderChanges } from './providers/providers.module.js';
 import type { DomainModule, SharedDeps } from './shared-deps.js';
 import { createStatsModule } from './stats/stats.module.js';
+import { createSuppressionsModule } from './suppressions/suppressions.module.js';
 import { createToolsModule } from './tools/tools.module.js';
 import { registerDashboard } from './web.js';
 
@@ -55,6 +57,8 @@ export interface AppDeps {
   resolveHost?: (hostname: string) => Promise<string[]>;
   /** The HTTP server's limits, default `HTTP_LIMITS` with `config.maxConnections`; tests shorten them. */
   httpLimits?: Partial<HttpLimits>;
+  /** The campaigns' clock (calling windows, pacing, re-dials), default the system's; tests give a fake one. */
+  now?: () => Date;
 }
 
 export interface RouteEntry {
@@ -139,6 +143,7 @@ export async function buildApp({
   logger,
   resolveHost: resolveHostOption,
   httpLimits: httpLimitsOption,
+  now: nowOption,
 }: AppDeps): Promise<FastifyInstance> {
   const httpLimits: HttpLimits = { ...HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimitsOption };
   const lazyCompilers = createLazyCompilers();
@@ -263,12 +268,15 @@ export async function buildApp({
   });
   providerSync.set(providers.changes);
   providerRegistry.set(providers.registry);
-  const { module: clickToCallModule } = createClickToCallModule(shared, {
+  // Before click to call, which asks it about every number it is to call (ctc:013).
+  const { suppressions, module: suppressionsModule } = createSuppressionsModule(shared, { auth });
+  const { clickToCall, module: clickToCallModule } = createClickToCallModule(shared, {
     auth,
     agents,
     calls,
     providers: providers.registry.callers(),
     refusals,
+    isSuppressed: (organizationId, phone) => suppressions.isSuppressed(organizationId, phone),
   });
 
   const { module: phoneNumbersModule } = createPhoneNumbersModule(shared, {
@@ -282,6 +290,15 @@ export async function buildApp({
 
   const { module: statsModule } = createStatsModule(shared, { auth });
 
+  // After click to call and the do-not-call list: the scheduler places calls through them.
+  const { module: campaignsModule } = createCampaignsModule(shared, {
+    auth,
+    agents,
+    clickToCall,
+    calls,
+    now: nowOption,
+  });
+
   // The order of the management API's routes is that of the OpenAPI document's paths.
   const modules: DomainModule[] = [
     authModule,
@@ -292,7 +309,9 @@ export async function buildApp({
     toolsModule,
     integrationsModule,
     callsModule,
+    suppressionsModule,
     statsModule,
+    campaignsModule,
     deliveries.module,
     clickToCallModule,
   ];
@@ -314,7 +333,7 @@ export async function buildApp({
       for (const module of modules) module.start?.();
     });
   }
-  const shutdownOrder = [providers.module, toolsModule, callsModule, deliveries.module];
+  const shutdownOrder = [campaignsModule, providers.module, toolsModule, callsModule, deliveries.module];
   app.addHook('onClose', async () => {
     await jobs?.stop();
     for (const module of shutdownOrder) await module.close?.();

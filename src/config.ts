@@ -102,6 +102,16 @@ export interface Config {
    * `maxCallDurationSeconds` and prunes expired rate-limit and idempotency rows.
    */
   readonly sweepIntervalMs: number;
+  /**
+   * `SWITCHBOARD_CAMPAIGN_INTERVAL_MS`, default 1000: how often a worker's campaign scheduler
+   * settles ended calls and places due ones (it is also woken when a campaign starts or resumes).
+   */
+  readonly campaignIntervalMs: number;
+  /**
+   * `SWITCHBOARD_CAMPAIGN_LEASE_SECONDS`, default 60: a campaign call still being placed after this
+   * long died with its process; if it never started it is ended and its contact is due again.
+   */
+  readonly campaignLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -223,5 +233,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: readEnum(env, 'SWITCHBOARD_LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     sweepIntervalMs: readInteger(env, 'SWITCHBOARD_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
+    campaignIntervalMs: readInteger(env, 'SWITCHBOARD_CAMPAIGN_INTERVAL_MS', 1000, 10, 3_600_000),
+    campaignLeaseSeconds: readInteger(env, 'SWITCHBOARD_CAMPAIGN_LEASE_SECONDS', 60, 1, 3600),
   });
 }

@@ -8,6 +8,7 @@ import { AGENT_VIEWS } from './agents/agents.schemas.js';
 import { AUTH_VIEWS } from './auth/auth.schemas.js';
 import { PUBLIC, SESSION_COOKIE } from './auth/authenticate.js';
 import { CALL_VIEWS } from './calls/calls.schemas.js';
+import { CAMPAIGN_VIEWS } from './campaigns/campaigns.schemas.js';
 import { DELIVERY_VIEWS } from './deliveries/deliveries.schemas.js';
 import { ApiErrorBody } from './errors.js';
 import { HEALTH_VIEWS } from './health/health.routes.js';
@@ -19,6 +20,7 @@ import { PROVIDER_TOOL_VIEWS } from './providers/provider-tools.schemas.js';
 import { PROVIDER_VOICE_VIEWS } from './providers/provider-voices.schemas.js';
 import { WebhookRefusal } from './providers/webhook-answer.js';
 import { STATS_VIEWS } from './stats/stats.schemas.js';
+import { SUPPRESSION_VIEWS } from './suppressions/suppressions.schemas.js';
 import { TOOL_VIEWS } from './tools/tools.schemas.js';
 
 /**
@@ -47,6 +49,8 @@ export const SHARED_SCHEMAS: TSchema[] = [
   ...INTEGRATION_VIEWS,
   ...DELIVERY_VIEWS,
   ...CALL_VIEWS,
+  ...SUPPRESSION_VIEWS,
+  ...CAMPAIGN_VIEWS,
   ...STATS_VIEWS,
   ...HEALTH_VIEWS,
   WebhookRefusal,
@@ -83,6 +87,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Integrations', description: 'Call-outcome webhooks' },
         { name: 'Calls', description: 'Call records: transcript, tool invocations, deliveries' },
         { name: 'Stats', description: 'Call statistics per hour or day' },
+        { name: 'Campaigns', description: 'Calling a list of contacts within calling hours, with re-dials' },
+        { name: 'Do-not-call list', description: "The organization's numbers never called (ctc:013)" },
         { name: 'Deliveries', description: 'Webhook deliveries and their attempts' },
         { name: 'Click to call', description: "Starting a call from a customer's backend" },
         { name: 'Provider webhooks', description: "Vapi's and Retell's callbacks, authenticated by the provider" },

@@ -59,6 +59,9 @@ describe('the call-outcome payload', () => {
       'summary',
       'recordingUrl',
       'warnings',
+      // Issue 19's: null for a call no campaign placed.
+      'campaignId',
+      'contactId',
     ]);
     expect(payload).toMatchObject({
       event: 'call.completed',
@@ -79,6 +82,8 @@ describe('the call-outcome payload', () => {
       summary: null,
       recordingUrl: null,
       warnings: [],
+      campaignId: null,
+      contactId: null,
     });
     expect(buildOutcomePayload(call, 'Sales agent').body.equals(body)).toBe(true);
   });

@@ -51,6 +51,20 @@ beforeAll(async () => {
     body: { number: '+14155550100', providerCredentialId: ids.credential, providerNumberId: 'pn_owner' },
   });
   ids.phoneNumber = phoneNumber.body.id;
+  const suppression = await t.request('POST', '/v1/suppressions', {
+    headers: owner.auth,
+    body: { phone: '+14155550177', reason: 'asked' },
+  });
+  ids.suppression = suppression.body.id;
+  const campaign = await t.request('POST', '/v1/campaigns', {
+    headers: owner.auth,
+    body: { name: 'Owner campaign', agentId: agent.id },
+  });
+  ids.campaign = campaign.body.id;
+  await t.request('POST', `/v1/campaigns/${ids.campaign}/contacts`, {
+    headers: owner.auth,
+    body: [{ phone: '+14155550178' }],
+  });
 });
 afterAll(() => t.close());
 
@@ -96,6 +110,17 @@ const byId: Record<string, { id: () => string; body?: unknown }> = {
   'PATCH /v1/phone-numbers/:id': { id: () => ids.phoneNumber!, body: { agentId: null } },
   'DELETE /v1/phone-numbers/:id': { id: () => ids.phoneNumber! },
   'POST /v1/agents/:id/simulate-inbound': { id: () => ids.agent!, body: { from: '+14155550199' } },
+  'DELETE /v1/suppressions/:id': { id: () => ids.suppression! },
+  'GET /v1/campaigns/:id': { id: () => ids.campaign! },
+  'PATCH /v1/campaigns/:id': { id: () => ids.campaign!, body: { name: 'Taken over' } },
+  'DELETE /v1/campaigns/:id': { id: () => ids.campaign! },
+  'POST /v1/campaigns/:id/start': { id: () => ids.campaign! },
+  'POST /v1/campaigns/:id/pause': { id: () => ids.campaign! },
+  'POST /v1/campaigns/:id/resume': { id: () => ids.campaign! },
+  'POST /v1/campaigns/:id/cancel': { id: () => ids.campaign! },
+  'POST /v1/campaigns/:id/contacts': { id: () => ids.campaign!, body: [{ phone: '+14155550179' }] },
+  'GET /v1/campaigns/:id/contacts': { id: () => ids.campaign! },
+  'GET /v1/campaigns/:id/results.csv': { id: () => ids.campaign! },
 };
 
 describe('tenancy', () => {
@@ -176,6 +201,7 @@ describe('tenancy', () => {
       '/v1/tools',
       '/v1/provider-credentials',
       '/v1/deliveries',
+      '/v1/campaigns',
       `/v1/deliveries?callId=${ids.call}`,
       `/v1/deliveries?integrationId=${ids.integration}`,
     ];

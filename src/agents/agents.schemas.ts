@@ -36,6 +36,14 @@ export const SimulatorTurn = Type.Union([
 export const SimulatorScenario = Type.Object(
   {
     answer: Type.Optional(StringEnum(['answered', 'no_answer', 'busy', 'voicemail', 'fail_to_start'] as const)),
+    answers: Type.Optional(
+      Type.Array(StringEnum(['answered', 'no_answer', 'busy', 'voicemail', 'fail_to_start'] as const), {
+        minItems: 1,
+        maxItems: 20,
+        description:
+          "How the agent's n-th call to a number is answered: answers[n - 1], the last repeating once the list is used up; wins over `answer`",
+      }),
+    ),
     turns: Type.Optional(Type.Array(SimulatorTurn, { maxItems: 200 })),
     outcome: Type.Optional(
       Type.Object(
@@ -113,6 +121,9 @@ const VoicemailInput = Type.Object(
 export const PROVIDER_SETTINGS_MAX_BYTES = 16 * 1024;
 export const PROVIDER_SETTINGS_MAX_DEPTH = 8;
 
+/** How many outcomes may list a number on the do-not-call list (an agent's or a campaign's `doNotCallOutcomes`). */
+export const MAX_DO_NOT_CALL_OUTCOMES = 20;
+
 /** More codes than there are countries (libphonenumber knows 245), so a list of them all fits. */
 export const MAX_ALLOWED_COUNTRIES = 250;
 
@@ -148,6 +159,12 @@ const agentFields = {
   maxCallDurationSeconds: Type.Integer({ minimum: 1, maximum: 86_400 }),
   toolIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 128, uniqueItems: true }),
   outcomes: Type.Array(OutcomeStatus, { minItems: 1, maxItems: 50, uniqueItems: true }),
+  doNotCallOutcomes: Type.Array(OutcomeStatus, {
+    maxItems: MAX_DO_NOT_CALL_OUTCOMES,
+    uniqueItems: true,
+    description:
+      "Outcomes that put the number called on the organization's do-not-call list when a call ends with one, e.g. DO_NOT_CALL; default []",
+  }),
   simulator: Type.Union([SimulatorScenario, Type.Null()]),
   collect: Type.Array(CollectFieldInput, {
     maxItems: MAX_COLLECT_FIELDS,
@@ -252,6 +269,9 @@ export const AgentView = Type.Object(
     maxCallDurationSeconds: Type.Integer(),
     toolIds: Type.Array(Type.String()),
     outcomes: Type.Array(Type.String()),
+    doNotCallOutcomes: Type.Array(Type.String(), {
+      description: "A call that ends with one of these outcomes puts its number on the organization's do-not-call list",
+    }),
     simulator: Nullable(SimulatorScenario),
     collect: Type.Array(ref(AgentCollectField)),
     voice: Nullable(ref(AgentVoice), { description: "null: the provider's default voice (decision 0036)" }),

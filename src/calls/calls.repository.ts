@@ -4,6 +4,7 @@ import { agents, calls, type TranscriptTurn } from '../db/schema/index.js';
 import { queueOutcomeDeliveries } from '../deliveries/deliveries.repository.js';
 import { createBatcher } from '../lib/batcher.js';
 import { type CallEvent, SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
+import { suppressEndedCalls } from '../suppressions/suppressions.repository.js';
 import type { CallSort } from './calls.schemas.js';
 
 export type CallRow = typeof calls.$inferSelect;
@@ -84,6 +85,8 @@ export interface CallFilter {
   until?: string;
   /** The start of the number called or calling (`to` or `from`), `+` and digits only. */
   phone?: string;
+  /** Only the calls this campaign placed. */
+  campaignId?: string;
 }
 
 /** The last row of a page, as its cursor carries it: its sort key (as `sortKeyOf` reads it) and its id. */
@@ -101,6 +104,7 @@ const filterCondition = (organizationId: string, filter: CallFilter) => {
     filter.status ? eq(calls.status, filter.status) : undefined,
     filter.outcome ? eq(calls.outcome, filter.outcome) : undefined,
     filter.direction ? eq(calls.direction, filter.direction) : undefined,
+    filter.campaignId ? eq(calls.campaignId, filter.campaignId) : undefined,
     // Compared in SQL as timestamps: the text is parsed by the database, to the microsecond.
     filter.since ? gte(calls.createdAt, sql`${filter.since}::timestamptz`) : undefined,
     filter.until ? lt(calls.createdAt, sql`${filter.until}::timestamptz`) : undefined,
@@ -256,9 +260,12 @@ export function createCallsRepository(db: Db) {
         ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, summary,
                recording_url, warnings, answered_at, provider_call_id)
         where calls.id = v.id and calls.status <> 'ended'
-        returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider
+        returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider, calls.direction,
+          calls.from_number, calls.to_number, calls.campaign_id
       ),
-      queued as (${queueOutcomeDeliveries(sql`ended`)})
+      queued as (${queueOutcomeDeliveries(sql`ended`)}),
+      -- In the same statement, so a crash keeps both or neither (decision 0047).
+      listed as (${suppressEndedCalls(sql`ended`)})
       ${selectEnded}`),
     );
     return endedIn(items, isFirst, result);
@@ -463,9 +470,11 @@ export function createCallsRepository(db: Db) {
             -- Checked again on the row being updated: a call that ended between the subquery and
             -- the update (PostgreSQL re-reads a concurrently changed row) keeps the end it has.
             and calls.status <> 'ended'
-          returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider
+          returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider, calls.direction,
+          calls.from_number, calls.to_number, calls.campaign_id
         ),
-        queued as (${queueOutcomeDeliveries(sql`ended`)})
+        queued as (${queueOutcomeDeliveries(sql`ended`)}),
+        listed as (${suppressEndedCalls(sql`ended`)})
         ${selectEnded}`),
       );
       return rowsOf<EndedCall>(result);

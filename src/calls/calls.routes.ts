@@ -27,6 +27,9 @@ const callFilter = {
       examples: ['+1415'],
     }),
   ),
+  campaignId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: "Only this campaign's calls (an unknown id: none)" }),
+  ),
   sort: Type.Optional(
     StringEnum(CALL_SORTS, {
       default: '-createdAt',

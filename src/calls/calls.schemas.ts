@@ -63,6 +63,12 @@ export const CallView = Type.Object(
     answeredAt: Nullable(Timestamp()),
     endedAt: Nullable(Timestamp()),
     durationSeconds: Nullable(Type.Integer()),
+    campaignId: Nullable(Type.String(), {
+      description: 'The campaign that placed the call; null: not a campaign call',
+    }),
+    contactId: Nullable(Type.String(), {
+      description: "The campaign's contact the call was placed for; null: not a campaign call",
+    }),
   },
   { $id: 'Call' },
 );

@@ -51,6 +51,8 @@ export function toCallView(
     answeredAt: iso(row.answeredAt),
     endedAt: iso(row.endedAt),
     durationSeconds: row.durationSeconds,
+    campaignId: row.campaignId ?? null,
+    contactId: row.contactId ?? null,
   };
 }
 
@@ -78,12 +80,12 @@ const notAfter = ([ms, micros]: [number, number], [ms2, micros2]: [number, numbe
 
 /** The query's filter; 422 naming `query.until` when the period it names is empty or backwards. */
 function filterOf(query: CallFilter): CallFilter {
-  const { agentId, status, outcome, direction, since, until, phone } = query;
+  const { agentId, status, outcome, direction, since, until, phone, campaignId } = query;
   if (since !== undefined && until !== undefined && notAfter(instant(until), instant(since)))
     throw validationError([{ path: 'query.until', message: 'must be later than since' }]);
   // A prefix without its `+` is read as one with it: every number is stored in E.164, e.g. +14155550123.
   const prefix = phone === undefined || phone.startsWith('+') ? phone : `+${phone}`;
-  return { agentId, status, outcome, direction, since, until, phone: prefix };
+  return { agentId, status, outcome, direction, since, until, phone: prefix, campaignId };
 }
 
 export interface CallsServiceDeps {
@@ -327,12 +329,15 @@ export function createCallsService({
       await repository.provisionalEnd(storable.callId, await reportOf(storable), graceSeconds);
     },
 
-    /** Ends a call whose start the provider refused, releasing its number at once. */
-    async failStart(callId: string, message: string): Promise<void> {
+    /**
+     * Ends a call whose start the provider refused, releasing its number at once; `endedReason`
+     * `not_started` for a campaign's call whose process died before the provider answered (decision 0049).
+     */
+    async failStart(callId: string, message: string, endedReason = 'failed_to_start'): Promise<void> {
       await end(callId, {
         at: now(),
         outcome: 'FAILED',
-        endedReason: 'failed_to_start',
+        endedReason,
         collectedData: {},
         durationSeconds: 0,
         error: boundErrorText(message),

@@ -35,7 +35,8 @@ export function refusalToCtc(refusal: CallRefusal, requestId: string): CtcRespon
 
 /**
  * The management-API error for a refusal: a refused body or key is 422, a state of the agent or a
- * call in the way is 409, the rate limit 429, a failure 500; each detail carries the ctc code.
+ * call in the way is 409, a number on the do-not-call list 403, the rate limit 429, a failure 500;
+ * each detail carries the ctc code.
  */
 export function refusalToApiError(refusal: CallRefusal): ApiError {
   const { code } = refusal;
@@ -60,6 +61,8 @@ export function refusalToApiError(refusal: CallRefusal): ApiError {
         message,
         one('$.agentId', 'is over its rateLimitPerMinute: Retry-After says when it takes calls again'),
       );
+    case 'ctc:013':
+      return new ApiError('forbidden', message, one('$.phone', "is on the organization's do-not-call list"));
     case 'ctc:004':
       return new ApiError('conflict', message, one('$.agentId', 'is disabled'));
     case 'ctc:005':

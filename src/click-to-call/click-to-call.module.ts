@@ -21,12 +21,14 @@ export interface ClickToCallModuleDeps {
   providers: ProviderRegistry;
   /** Refusals for credentials answered late (decision 0029). */
   refusals: RefusalPacer;
+  /** Whether the organization's do-not-call list has the number (ctc:013). */
+  isSuppressed: (organizationId: string, phone: string) => Promise<boolean>;
 }
 
 /** The trigger endpoint, the dashboard's test call, and the expiry of idempotency keys. */
 export function createClickToCallModule(
   { db, config, metrics, log }: SharedDeps,
-  { auth, agents, calls, providers, refusals }: ClickToCallModuleDeps,
+  { auth, agents, calls, providers, refusals, isSuppressed }: ClickToCallModuleDeps,
 ) {
   const logRepeatedFailure = createLogThrottle();
   const repository = createClickToCallRepository(db);
@@ -35,6 +37,7 @@ export function createClickToCallModule(
     calls,
     repository,
     providers,
+    isSuppressed,
     onError: (err, context) => {
       // A failure that repeats on every request (the database away or saturated, above all) is
       // logged once per 10 s and kind, with the count left out, not a stack per request.

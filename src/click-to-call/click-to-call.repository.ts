@@ -121,14 +121,21 @@ export function createClickToCallRepository(db: Db) {
       call: NewCallRow;
       maxConcurrentCalls: number | null;
       idempotency?: { key: string; requestHash: string; expiresAt: Date };
+      /**
+       * The transaction to run in (as a savepoint of it), when the caller holds one: the campaign
+       * scheduler's, which locks its campaign while it places the campaign's calls (decision 0049).
+       */
+      within?: Db;
+      /** More statements that commit with the call or not at all, run after its insert (a campaign's attempt). */
+      alongside?: (tx: Db) => Promise<void>;
     }): Promise<AcceptResult> {
       const { call } = input;
-      if (!input.idempotency && input.maxConcurrentCalls === null) {
+      if (!input.idempotency && input.maxConcurrentCalls === null && !input.within && !input.alongside) {
         // Nothing else to decide together: the insert alone is atomic.
         return (await inserts.add(call)) ? { ok: true } : { ok: false, reason: 'number_busy' };
       }
       try {
-        await db.transaction(async (tx) => {
+        await (input.within ?? db).transaction(async (tx) => {
           if (input.idempotency) {
             const claimed = await tx
               .insert(idempotencyKeys)
@@ -166,12 +173,67 @@ export function createClickToCallRepository(db: Db) {
             })
             .returning({ id: calls.id });
           if (inserted.length === 0) throw new Refusal('number_busy');
+          await input.alongside?.(tx);
         });
         return { ok: true };
       } catch (error) {
         if (error instanceof Refusal) return { ok: false, reason: error.reason };
         throw error;
       }
+    },
+
+    /**
+     * Records a campaign pass's calls together (decision 0049), in the caller's transaction: the
+     * agent's row locked once and its open calls counted once (click to call's included), so only
+     * the first `maxConcurrentCalls − open` calls are tried (the rest are `at_capacity`); those are
+     * inserted in one statement in which the partial unique index refuses, row by row, a number that
+     * has an open call (`number_busy`); then `alongside` with the indexes of the recorded calls.
+     * Answers one result per call, in order.
+     */
+    async acceptCalls(input: {
+      calls: NewCallRow[];
+      maxConcurrentCalls: number | null;
+      within: Db;
+      alongside: (tx: Db, recorded: number[]) => Promise<void>;
+    }): Promise<AcceptResult[]> {
+      const tx = input.within;
+      let room = input.calls.length;
+      const agentId = input.calls[0]?.agentId;
+      if (input.maxConcurrentCalls !== null && agentId !== undefined) {
+        // As acceptCall: the agent's row locked (FOR NO KEY UPDATE) while its open calls are counted.
+        await tx.select({ id: agents.id }).from(agents).where(eq(agents.id, agentId)).for('no key update');
+        const [open] = await tx
+          .select({ n: count() })
+          .from(calls)
+          .where(and(eq(calls.agentId, agentId), ne(calls.status, 'ended')));
+        room = Math.max(0, Math.min(room, input.maxConcurrentCalls - (open?.n ?? 0)));
+      }
+      const tried = input.calls.slice(0, room);
+      let ids = new Set<string>();
+      if (tried.length > 0) {
+        // Sorted by the unique key, as the batcher's inserts are, so concurrent inserts cannot deadlock.
+        const key = (row: NewCallRow) => `${row.agentId}\u0000${row.toNumber}`;
+        const rows = [...tried].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+        const inserted = await tx
+          .insert(calls)
+          .values(rows)
+          .onConflictDoNothing({
+            target: [calls.agentId, calls.toNumber],
+            where: sql.raw(`status <> 'ended' and direction = 'outbound'`),
+          })
+          .returning({ id: calls.id });
+        ids = new Set(inserted.map((row) => row.id));
+      }
+      const recorded = tried.flatMap((row, index) => (ids.has(row.id as string) ? [index] : []));
+      if (recorded.length > 0) await input.alongside(tx, recorded);
+      return input.calls.map(
+        (row, index): AcceptResult =>
+          index >= room
+            ? { ok: false, reason: 'at_capacity' }
+            : ids.has(row.id as string)
+              ? { ok: true }
+              : { ok: false, reason: 'number_busy' },
+      );
     },
 
     /** Drops rate-limit windows and idempotency keys nobody can use any more. */

@@ -127,7 +127,7 @@ function errorResponse(status: number, description: string, headers?: Record<str
 export const ClickToCallResponses = {
   200: ClickToCallSuccess,
   400: errorResponse(400, 'A header, the agent or the body is refused'),
-  403: errorResponse(403, 'Authentication failed'),
+  403: errorResponse(403, 'Authentication failed, or the number is on the do-not-call list'),
   409: errorResponse(409, 'Idempotency-Key in use'),
   429: errorResponse(429, "Over the agent's rate limit", {
     'retry-after': { type: 'string', description: 'Seconds until a request is accepted again' },

@@ -4,6 +4,7 @@ import type { SimulatorScenario } from '../agents/agents.schemas.js';
 import { type AgentsService, type CallTriggerAgent, isConfigured } from '../agents/agents.service.js';
 import type { CallView } from '../calls/calls.schemas.js';
 import type { CallsService } from '../calls/calls.service.js';
+import type { Db } from '../db/client.js';
 import { ApiError, notFound } from '../errors.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
@@ -53,6 +54,26 @@ export interface ApiCallRequest {
 /** `POST /v1/calls`'s answer: the call, or the check that refused it (docs/interface.md#post-v1calls). */
 export type ApiCallResult = { ok: true; call: CallView; replayed: boolean } | { ok: false; refusal: CallRefusal };
 
+/** A pass's calls of one campaign (decision 0049): its agent, the contacts, and the scheduler's transaction. */
+export interface CampaignCallsRequest {
+  row: AgentRow;
+  campaignId: string;
+  contacts: { contactId: string; phone: string; variables: Record<string, string> }[];
+  /** The scheduler's transaction: the calls commit with it, and with `alongside`'s statements. */
+  within: Db;
+  /** Statements that commit with the calls (the attempts, the contacts' state), given the recorded ones. */
+  alongside: (tx: Db, recorded: { index: number; callId: string }[]) => Promise<void>;
+}
+
+/** Why a campaign's call was not recorded, in the checks' order. */
+export type CampaignCallRefusal =
+  | { reason: 'disabled' | 'not_configured' | 'at_capacity' | 'number_busy' }
+  | { reason: 'number_policy'; message: string };
+
+export type CampaignCallAcceptance =
+  | { ok: true; callId: string; request: StartCallRequest; provider: ProviderName }
+  | ({ ok: false } & CampaignCallRefusal);
+
 /** The agent types that place calls (an inbound agent answers them). */
 const PLACES_CALLS = new Set(['outbound', 'click_to_call']);
 
@@ -61,6 +82,65 @@ const PLACES_CALLS = new Set(['outbound', 'click_to_call']);
  * (a provider, and for real providers a credential and a caller id), for either type that places calls.
  */
 const canPlaceCalls = (row: AgentRow) => PLACES_CALLS.has(row.type) && isConfigured({ ...row, type: 'click_to_call' });
+
+/** The variables a call is placed with: those the script uses but the request left out are "", never undefined. */
+function callVariables(row: AgentRow, given: Record<string, string>): Record<string, string> {
+  return Object.fromEntries([
+    ...variablesOf(row)
+      .filter((name) => !name.startsWith('tool.'))
+      .map((name) => [name, ''] as const),
+    ...Object.entries(given),
+  ]);
+}
+
+/** A new call's row, queued, as click to call, `POST /v1/calls` and campaigns record it. */
+function newCallRow(
+  row: AgentRow,
+  call: { id: string; to: string; variables: Record<string, string>; startedAt: Date },
+  campaign?: { campaignId: string; contactId: string },
+) {
+  return {
+    id: call.id,
+    organizationId: row.organizationId,
+    agentId: row.id,
+    provider: row.provider,
+    // Only a simulator agent can lack a number (isConfigured); its calls show the simulated one.
+    fromNumber: row.fromNumber ?? SIMULATED_CALLER_ID,
+    toNumber: call.to,
+    status: 'queued',
+    variables: call.variables,
+    collectedData: {},
+    transcript: [],
+    startedAt: call.startedAt,
+    deadlineAt: new Date(call.startedAt.getTime() + row.maxCallDurationSeconds * 1000),
+    ...campaign,
+  };
+}
+
+/** What the provider is asked to place. */
+function startRequestOf(
+  row: AgentRow,
+  callId: string,
+  to: string,
+  variables: Record<string, string>,
+): StartCallRequest {
+  return {
+    callId,
+    agent: {
+      id: row.id,
+      organizationId: row.organizationId,
+      name: row.name,
+      prompt: row.prompt,
+      firstMessage: row.firstMessage,
+      fromNumber: row.fromNumber,
+      providerCredentialId: row.providerCredentialId,
+      providerAgentId: row.providerAgentId,
+      simulator: row.simulator as SimulatorScenario | null,
+    },
+    to,
+    variables,
+  };
+}
 
 /**
  * What the checks from the idempotency key on came to: a call placed, an earlier request's answer
@@ -102,6 +182,11 @@ export interface ClickToCallServiceDeps {
   calls: CallsService;
   repository: ClickToCallRepository;
   providers: ProviderRegistry;
+  /**
+   * Whether the organization's do-not-call list has the number (ctc:013, decision 0047). A lookup
+   * that throws refuses the call (ctc:002): a listed number is never called for want of an answer.
+   */
+  isSuppressed: (organizationId: string, phone: string) => Promise<boolean>;
   now?: () => Date;
   /** Told about infrastructure failures, which the caller only sees as ctc:002 / ctc:008. */
   onError?: (error: unknown, context: string) => void;
@@ -170,6 +255,16 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     }
   }
 
+  /** ctc:013 when the organization lists the number, ctc:002 when the list could not be read; undefined: go on. */
+  async function checkSuppressed(organizationId: string, phone: string): Promise<Placement | undefined> {
+    try {
+      return (await deps.isSuppressed(organizationId, phone)) ? refused({ code: 'ctc:013' }) : undefined;
+    } catch (error) {
+      report(error, 'reading the do-not-call list');
+      return refused({ code: 'ctc:002' });
+    }
+  }
+
   /** ctc:010 once the agent's requests this minute exceed its limit, counted in the database. */
   async function checkRateLimit(agentId: string, limit: number | null): Promise<Placement | undefined> {
     if (limit === null) return undefined;
@@ -190,7 +285,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
   }
 
   /**
-   * The checks of click to call from the idempotency key on (steps 6–13), for an agent its caller
+   * The checks of click to call from the idempotency key on (steps 6–14), for an agent its caller
    * may use: the first that fails refuses; else the call is recorded and handed to its provider.
    */
   async function place(row: AgentRow, request: PlaceRequest): Promise<Placement> {
@@ -216,13 +311,12 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     const refusedNumber = numberPolicyProblems(body.phone, row.allowedCountries ?? null);
     if (refusedNumber.length > 0) return refused({ code: 'ctc:009', details: refusedNumber });
 
-    // Variables the script uses but the request left out are sent as "", never undefined.
-    const variables: Record<string, string> = Object.fromEntries([
-      ...variablesOf(row)
-        .filter((name) => !name.startsWith('tool.'))
-        .map((name) => [name, ''] as const),
-      ...Object.entries(body.variables),
-    ]);
+    // The organization's do-not-call list: a listed number is refused before anything else is
+    // decided about the call (ctc:013); a failed lookup refuses it too (ctc:002, fail closed).
+    const suppressed = await checkSuppressed(row.organizationId, body.phone);
+    if (suppressed) return suppressed;
+
+    const variables = callVariables(row, body.variables);
 
     // One open call per number and at most maxConcurrentCalls, decided by the database.
     const startedAt = now();
@@ -230,21 +324,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
     try {
       accepted = await repository.acceptCall({
-        call: {
-          id: callId,
-          organizationId: row.organizationId,
-          agentId: row.id,
-          provider: row.provider,
-          // Only a simulator agent can lack a number (isConfigured); its calls show the simulated one.
-          fromNumber: row.fromNumber ?? SIMULATED_CALLER_ID,
-          toNumber: body.phone,
-          status: 'queued',
-          variables,
-          collectedData: {},
-          transcript: [],
-          startedAt,
-          deadlineAt: new Date(startedAt.getTime() + row.maxCallDurationSeconds * 1000),
-        },
+        call: newCallRow(row, { id: callId, to: body.phone, variables, startedAt }),
         maxConcurrentCalls: row.maxConcurrentCalls,
         idempotency: idempotency && {
           key: idempotency.storedKey,
@@ -265,22 +345,10 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     }
 
     // The provider places the call; if it cannot, the call ends and its number is free again.
-    const started = await startWithProvider(row.provider as ProviderName, {
-      callId,
-      agent: {
-        id: row.id,
-        organizationId: row.organizationId,
-        name: row.name,
-        prompt: row.prompt,
-        firstMessage: row.firstMessage,
-        fromNumber: row.fromNumber,
-        providerCredentialId: row.providerCredentialId,
-        providerAgentId: row.providerAgentId,
-        simulator: row.simulator as SimulatorScenario | null,
-      },
-      to: body.phone,
-      variables,
-    });
+    const started = await startWithProvider(
+      row.provider as ProviderName,
+      startRequestOf(row, callId, body.phone, variables),
+    );
     try {
       if (!started.ok) {
         await calls.failStart(callId, started.message);
@@ -330,7 +398,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
       if (!verdict.ok) return ctcError(verdict.code, requestId, { details: verdict.details });
     }
 
-    // 6–13.
+    // 6–14.
     const success = (callId: string) => ({ success: true, callId, status: 'queued', requestId });
     const placement = await place(row, {
       idempotency:
@@ -357,7 +425,88 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     }
   }
 
+  /**
+   * A campaign's calls of one pass, through click to call's checks after the body check (decision
+   * 0049): the agent on and set up, the number policy of each, then the calls recorded together by
+   * `acceptCalls` under the agent's maxConcurrentCalls and the one-open-call-per-number guard, in the
+   * scheduler's transaction. No idempotency key (the attempt row is the campaign's key) and no agent
+   * rate limit (a campaign is paced by its own callsPerMinute). The do-not-call list is checked by the
+   * scheduler's claim, in the same transaction. The provider is asked by `startCampaignCall`, after
+   * the commit. Answers one acceptance per contact, in order.
+   */
+  async function acceptCampaignCalls(input: CampaignCallsRequest): Promise<CampaignCallAcceptance[]> {
+    const { row } = input;
+    if (!row.enabled) return input.contacts.map(() => ({ ok: false, reason: 'disabled' }));
+    if (!canPlaceCalls(row)) return input.contacts.map(() => ({ ok: false, reason: 'not_configured' }));
+    const answers: CampaignCallAcceptance[] = new Array(input.contacts.length);
+    const candidates: { index: number; call: ReturnType<typeof newCallRow>; variables: Record<string, string> }[] = [];
+    const startedAt = now();
+    input.contacts.forEach((contact, index) => {
+      const refusedNumber = numberPolicyProblems(contact.phone, row.allowedCountries ?? null);
+      if (refusedNumber.length > 0) {
+        answers[index] = {
+          ok: false,
+          reason: 'number_policy',
+          message: refusedNumber.map((p) => p.message).join('; '),
+        };
+        return;
+      }
+      const variables = callVariables(row, contact.variables);
+      const call = newCallRow(
+        row,
+        { id: newId('call', startedAt.getTime()), to: contact.phone, variables, startedAt },
+        { campaignId: input.campaignId, contactId: contact.contactId },
+      );
+      candidates.push({ index, call, variables });
+    });
+    if (candidates.length > 0) {
+      const results = await repository.acceptCalls({
+        calls: candidates.map((c) => c.call),
+        maxConcurrentCalls: row.maxConcurrentCalls,
+        within: input.within,
+        alongside: (tx, recorded) =>
+          input.alongside(
+            tx,
+            recorded.map((i) => {
+              const candidate = candidates[i] as (typeof candidates)[number];
+              return { index: candidate.index, callId: candidate.call.id as string };
+            }),
+          ),
+      });
+      candidates.forEach((candidate, i) => {
+        const result = results[i];
+        answers[candidate.index] = result?.ok
+          ? {
+              ok: true,
+              callId: candidate.call.id,
+              provider: row.provider as ProviderName,
+              request: startRequestOf(row, candidate.call.id, candidate.call.toNumber, candidate.variables),
+            }
+          : { ok: false, reason: result?.reason === 'at_capacity' ? 'at_capacity' : 'number_busy' };
+      });
+    }
+    return answers;
+  }
+
+  /**
+   * Asks the provider for a campaign's call recorded by `acceptCampaignCalls`: its id is recorded, or
+   * the call ends as FAILED (failed_to_start) and its number is free again. Never throws.
+   */
+  async function startCampaignCall(accepted: { callId: string; provider: ProviderName; request: StartCallRequest }) {
+    const started = await startWithProvider(accepted.provider, accepted.request);
+    try {
+      if (started.ok) calls.recordProviderCallId(accepted.callId, started.providerCallId);
+      else await calls.failStart(accepted.callId, started.message);
+    } catch (error) {
+      report(error, 'recording the provider answer');
+    }
+    return started;
+  }
+
   const service = {
+    acceptCampaignCalls,
+    startCampaignCall,
+
     /**
      * Checks 1–3 from the headers alone, before the body is read: the refusal when the token is
      * missing or surely unknown (memory says so, decision 0029), else undefined and `trigger` goes on.

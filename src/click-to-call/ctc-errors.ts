@@ -2,7 +2,8 @@ import type { FieldProblem } from '../errors.js';
 
 /**
  * The click-to-call error codes (docs/interface.md#click-to-call lists them in the order of the checks),
- * ctc:011–012 among them for `Idempotency-Key` misuse (docs/decisions/0003-idempotency.md).
+ * ctc:011–012 among them for `Idempotency-Key` misuse (docs/decisions/0003-idempotency.md), ctc:013 for a
+ * number on the organization's do-not-call list (docs/decisions/0047-do-not-call-list.md).
  */
 export const CTC_ERRORS = {
   'ctc:001': { status: 400, message: 'Missing headers' },
@@ -17,6 +18,8 @@ export const CTC_ERRORS = {
   'ctc:010': { status: 429, message: 'Too many requests' },
   'ctc:011': { status: 400, message: 'Invalid Idempotency-Key' },
   'ctc:012': { status: 409, message: 'A request with this Idempotency-Key is in progress' },
+  // The organization's do-not-call list (issue 19, decision 0047).
+  'ctc:013': { status: 403, message: 'Number is on the do-not-call list' },
 } as const;
 
 export type CtcCode = keyof typeof CTC_ERRORS;

@@ -1,6 +1,6 @@
-import { isValidPhoneNumber } from 'libphonenumber-js';
 import type { FieldProblem } from '../errors.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../lib/json-guard.js';
+import { isValidPhone } from '../lib/phone-numbers.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_VARIABLE_NAME = 64;
@@ -53,7 +53,7 @@ export function checkCallRequestBody(value: unknown): ParsedBody {
   const phone = body.phone;
   if (phone === undefined) details.push({ path: '$.phone', message: 'is required' });
   else if (typeof phone !== 'string') details.push({ path: '$.phone', message: 'must be a string' });
-  else if (!E164.test(phone) || !isValidPhoneNumber(phone)) {
+  else if (!E164.test(phone) || !isValidPhone(phone)) {
     details.push({ path: '$.phone', message: 'must be a valid phone number in E.164 format, e.g. +14155550123' });
   }
 

@@ -99,7 +99,7 @@ export async function testCallRoutes(
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.addHook('preHandler', requirePrincipal(auth));
 
-  const { 200: success, 400: refused, 429: limited, 500: failed } = ClickToCallResponses;
+  const { 200: success, 400: refused, 403: listed, 429: limited, 500: failed } = ClickToCallResponses;
   r.post(
     '/v1/agents/:id/test-call',
     {
@@ -116,6 +116,10 @@ export async function testCallRoutes(
           ...apiErrors('unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'),
           200: success,
           400: refused,
+          403: Type.Union([listed, ref(ApiErrorBody)], {
+            description:
+              'ctc:013 as click to call answers it (the number is on the do-not-call list), or api:forbidden',
+          }),
           429: limited,
           500: Type.Union([failed, ref(ApiErrorBody)], {
             description: 'ctc:002 or ctc:008 as click to call answers them, or api:internal',
@@ -143,7 +147,7 @@ export async function testCallRoutes(
         operationId: 'startCall',
         summary: 'Start a call through an outbound or click-to-call agent',
         description:
-          "Authenticated by the organization's API key or session, then checked as click to call checks, in its order: the Idempotency-Key, the agent's rate limit, the agent enabled and configured, the number and the variables, a call in progress and maxConcurrentCalls, the provider. A refusal's details carry the click-to-call code of its check.",
+          "Authenticated by the organization's API key or session, then checked as click to call checks, in its order: the Idempotency-Key, the agent's rate limit, the agent enabled and configured, the number and the variables, the do-not-call list, a call in progress and maxConcurrentCalls, the provider. A refusal's details carry the click-to-call code of its check.",
         tags: ['Calls'],
         security: SIGNED_IN,
         headers: StartCallHeaders,
@@ -152,7 +156,10 @@ export async function testCallRoutes(
           201: ref(CallView, {
             description: 'The call, as GET /v1/calls/{id} shows it (a replay: as it is now)',
           }),
-          ...apiErrors('unauthorized', 'forbidden', 'not_found'),
+          ...apiErrors('unauthorized', 'not_found'),
+          403: CallRefused(
+            "The number is on the organization's do-not-call list (ctc:013), or a write from another site (api:forbidden)",
+          ),
           409: CallRefused(
             'An inbound agent; the agent disabled (ctc:004) or not configured (ctc:005); a call in progress or maxConcurrentCalls (ctc:007); the first request with this Idempotency-Key still in progress (ctc:012)',
           ),

@@ -173,6 +173,8 @@ function toClaimed(r: Raw): ClaimedDelivery {
             summary: (r.summary as string | null) ?? null,
             recordingUrl: (r.recording_url as string | null) ?? null,
             warnings: (r.warnings as string[] | null) ?? [],
+            campaignId: (r.campaign_id as string | null) ?? null,
+            contactId: (r.contact_id as string | null) ?? null,
           },
   };
 }
@@ -339,7 +341,7 @@ export function createDeliveriesRepository(
             i.trigger_conditions,
             c.agent_id as call_agent_id, a.name as agent_name, c.from_number, c.to_number, c.outcome, c.ended_reason,
             c.transcript, c.collected_data, c.variables, c.started_at, c.ended_at, c.duration_seconds,
-            c.direction, c.summary, c.recording_url, c.warnings
+            c.direction, c.summary, c.recording_url, c.warnings, c.campaign_id, c.contact_id
           from claimed
           join integrations i on i.id = claimed.integration_id
           left join calls c on claimed.payload is null and c.id = claimed.call_id

@@ -26,6 +26,9 @@ export interface EndedCall {
   recordingUrl?: string | null;
   /** What the end-of-call report said that could not be kept as it was; absent: none. */
   warnings?: string[];
+  /** The campaign and contact the call was placed for; absent or null: not a campaign's call. */
+  campaignId?: string | null;
+  contactId?: string | null;
 }
 
 /**
@@ -64,6 +67,9 @@ export function buildOutcomePayload(
     summary: call.summary ?? null,
     recordingUrl: call.recordingUrl ?? null,
     warnings: call.warnings ?? [],
+    // Issue 19's: the campaign and its contact, null for a call no campaign placed.
+    campaignId: call.campaignId ?? null,
+    contactId: call.contactId ?? null,
   };
   let body = Buffer.from(JSON.stringify(payload));
   if (body.length <= MAX_PAYLOAD_BYTES) return { body, truncated: false };

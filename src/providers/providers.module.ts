@@ -17,6 +17,7 @@ import { providerWebhooksRoutes } from './provider-webhooks.routes.js';
 import { createRetellAdapter } from './retell/retell-adapter.js';
 import { PROVIDER_CREDENTIAL_TOPIC } from './retell/retell-credential-keys.js';
 import { createSimulator } from './simulator/simulator.js';
+import { createSimulatorRepository } from './simulator/simulator.repository.js';
 import { createVapiAdapter } from './vapi/vapi-adapter.js';
 
 /** What other domains tell the providers: the agents using a changed credential or tool publish again. */
@@ -68,6 +69,7 @@ export function createProvidersModule(
     onEvent: (event) => calls.applyEvent(event),
     invokeTool: (call) => tools.invokeDuringCall(call),
     onError: (err, callId) => log.error({ err: loggableError(err), callId }, 'could not record a simulated call event'),
+    callNumber: createSimulatorRepository(db).callNumber,
   });
   const registry = createProviderRegistry([simulator, createVapiAdapter(host), createRetellAdapter(host)]);
 

@@ -72,7 +72,7 @@ export async function startTestApp(
   env: Record<string, string> = {},
   masterKey: Buffer = randomBytes(32),
   /** A logger (default none), a resolver for customers' hostnames (default the system's), HTTP limits. */
-  deps: Pick<AppDeps, 'logger' | 'resolveHost' | 'httpLimits'> = {},
+  deps: Pick<AppDeps, 'logger' | 'resolveHost' | 'httpLimits' | 'now'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const port = await freePort();

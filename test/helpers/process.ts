@@ -92,3 +92,41 @@ export async function requestJson(
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as any) : null };
 }
+
+/**
+ * `switchboard serve` as a worker (`SWITCHBOARD_ROLE=worker`), ready once it logs that it started;
+ * `url` is its health and metrics port (`SWITCHBOARD_WORKER_PORT`).
+ */
+export async function startWorkerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const run = runCli(['serve'], {
+    SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
+    LOG_LEVEL: 'info',
+    ...env,
+    SWITCHBOARD_ROLE: 'worker',
+    SWITCHBOARD_WORKER_PORT: String(port),
+  });
+  let exitedWith: number | string | undefined;
+  run.exited.then((code) => {
+    exitedWith = code;
+  });
+  const deadline = Date.now() + 45_000;
+  while (!run.stdout().includes('worker started')) {
+    if (exitedWith !== undefined) throw new Error(`worker exited with ${exitedWith}: ${run.stderr()}${run.stdout()}`);
+    if (Date.now() > deadline) {
+      run.child.kill('SIGKILL');
+      throw new Error(`worker did not start: ${run.stderr()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child: run.child,
+    exited: run.exited,
+    output: () => run.stdout() + run.stderr(),
+    async stop(signal = 'SIGTERM') {
+      if (exitedWith === undefined) run.child.kill(signal);
+      return run.exited;
+    },
+  };
+}

@@ -594,7 +594,7 @@ export interface paths {
         put?: never;
         /**
          * Start a call through an outbound or click-to-call agent
-         * @description Authenticated by the organization's API key or session, then checked as click to call checks, in its order: the Idempotency-Key, the agent's rate limit, the agent enabled and configured, the number and the variables, a call in progress and maxConcurrentCalls, the provider. A refusal's details carry the click-to-call code of its check.
+         * @description Authenticated by the organization's API key or session, then checked as click to call checks, in its order: the Idempotency-Key, the agent's rate limit, the agent enabled and configured, the number and the variables, the do-not-call list, a call in progress and maxConcurrentCalls, the provider. A refusal's details carry the click-to-call code of its check.
          */
         post: operations["startCall"];
         delete?: never;
@@ -640,6 +640,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the do-not-call list */
+        get: operations["listSuppressions"];
+        put?: never;
+        /**
+         * Add a number to the do-not-call list, or upload a CSV of numbers
+         * @description JSON `{phone, reason?}`: 201 with the number listed, or 200 with it as it was when it is listed already (its reason is kept). `text/csv`: a header with a `phone` column (any case) and optionally `reason`; every valid row is listed, every invalid one reported by line and skipped; 200 with what was done. A file without a `phone` column, over 32 MiB, or a list that is full is refused whole (422).
+         */
+        post: operations["addSuppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppressions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a number from the do-not-call list */
+        delete: operations["deleteSuppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stats": {
         parameters: {
             query?: never;
@@ -649,6 +687,152 @@ export interface paths {
         };
         /** Call statistics per hour or day: results, outcomes, conversion, durations, tools, deliveries */
         get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List campaigns, newest first */
+        get: operations["listCampaigns"];
+        put?: never;
+        /** Create a campaign (a draft): the agent, calling window, pace and retry policy */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a campaign with its contacts counted by state */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        /** Delete a draft, completed or cancelled campaign */
+        delete: operations["deleteCampaign"];
+        options?: never;
+        head?: never;
+        /** Change a campaign’s settings (the agent only while it is a draft) */
+        patch: operations["updateCampaign"];
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a draft campaign: its contacts are called within the window */
+        post: operations["startCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a running campaign: no new call starts; calls in progress finish */
+        post: operations["pauseCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused campaign */
+        post: operations["resumeCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a campaign: contacts still waiting are skipped; calls in progress finish */
+        post: operations["cancelCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a campaign's contacts, in the order added, with their attempts */
+        get: operations["listCampaignContacts"];
+        put?: never;
+        /**
+         * Add contacts as JSON or a CSV upload; bad rows are reported and skipped
+         * @description JSON: a list `[{phone, variables?, timezone?}]` or `{contacts: [...]}`, at most 10,000. CSV (`text/csv`, UTF-8 with or without BOM): a header row with a `phone` column (any case), optionally `timezone`; every other column is a variable named by its header. At most 32 MiB and 200,000 rows per upload. A number the campaign holds is merged (its variables updated while it is pending). `?dryRun=true` checks and previews without storing.
+         */
+        post: operations["addCampaignContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/campaigns/{id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a campaign's contacts with their results, as CSV
+         * @description Every contact (no pages), streamed. Columns: contact_id, phone, state, attempts, last_outcome, last_call_id, reason, variables (JSON). Cells a spreadsheet would read as a formula start with `'`.
+         */
+        get: operations["exportCampaignResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -937,9 +1121,13 @@ export interface components {
             maxCallDurationSeconds: number;
             toolIds: string[];
             outcomes: string[];
+            /** @description A call that ends with one of these outcomes puts its number on the organization's do-not-call list */
+            doNotCallOutcomes: string[];
             simulator: {
                 /** @enum {string} */
                 answer?: "answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start";
+                /** @description How the agent's n-th call to a number is answered: answers[n - 1], the last repeating once the list is used up; wins over `answer` */
+                answers?: ("answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start")[];
                 turns?: ({
                     /** @enum {string} */
                     role: "user" | "agent";
@@ -1360,6 +1548,10 @@ export interface components {
             answeredAt: string | null;
             endedAt: string | null;
             durationSeconds: number | null;
+            /** @description The campaign that placed the call; null: not a campaign call */
+            campaignId: string | null;
+            /** @description The campaign's contact the call was placed for; null: not a campaign call */
+            contactId: string | null;
         };
         CallPage: {
             data: components["schemas"]["Call"][];
@@ -1367,6 +1559,182 @@ export interface components {
             nextCursor: string | null;
             /** @description How many rows the filter matches, across every page */
             total: number;
+        };
+        Suppression: {
+            /** @example dnc_01JD8Y6Q4S */
+            id: string;
+            /**
+             * @description E.164
+             * @example +14155550123
+             */
+            phone: string;
+            /** @description Why it is listed, as given; for an outcome, "outcome <STATUS>" */
+            reason: string | null;
+            /**
+             * @description api: added by POST /v1/suppressions (or the dashboard); outcome: a call ended with one of its agent's or campaign's doNotCallOutcomes
+             * @enum {string}
+             */
+            source: "api" | "outcome";
+            /** @description source outcome: the call whose outcome listed it */
+            callId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        SuppressionPage: {
+            data: components["schemas"]["Suppression"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+            /** @description How many rows the filter matches, across every page */
+            total: number;
+        };
+        SuppressionImport: {
+            /** @description Data rows read (the header and blank lines not counted) */
+            received: number;
+            /** @description Numbers added to the list */
+            added: number;
+            /** @description Numbers on the list already, or twice in the file (their reason is left as it was) */
+            alreadyListed: number;
+            /** @description Rows not added and why, the first 1000 */
+            errors: {
+                /** @description The file's line number, the header being line 1 */
+                line: number;
+                message: string;
+            }[];
+            /** @description Row errors beyond the first 1000, not listed */
+            errorsOmitted?: number;
+        };
+        Campaign: {
+            /** @example cmp_01JD8Y6Q4S */
+            id: string;
+            name: string;
+            agentId: string;
+            timezone: string;
+            /** @description When calls may be placed, in the contact's time zone (else the campaign's); start inclusive, end exclusive */
+            window: {
+                /** @description The days calls may be placed on, each once */
+                days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                /**
+                 * @description Local time HH:MM (00:00–23:59) the window opens at
+                 * @example 09:00
+                 */
+                start: string;
+                /**
+                 * @description Local time HH:MM it closes at, after start
+                 * @example 18:00
+                 */
+                end: string;
+            };
+            concurrency: number;
+            callsPerMinute: number;
+            retry: {
+                /** @description More attempts after a call nobody answered */
+                noAnswer: number;
+                /** @description More attempts after a busy line */
+                busy: number;
+                /** @description More attempts after reaching voicemail */
+                voicemail: number;
+                /** @description More attempts after a call that failed */
+                failed: number;
+                /** @description Minutes after a call ended before the next attempt */
+                delayMinutes: number;
+            };
+            doNotCallOutcomes: string[];
+            startAt: string | null;
+            /** @enum {string} */
+            state: "draft" | "running" | "paused" | "completed" | "cancelled";
+            /** @description Contacts in each state */
+            counts: {
+                total: number;
+                pending: number;
+                calling: number;
+                retrying: number;
+                done: number;
+                skipped: number;
+                failed: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            startedAt: string | null;
+            /** @description When it completed or was cancelled */
+            endedAt: string | null;
+        };
+        CampaignPage: {
+            data: components["schemas"]["Campaign"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+            /** @description How many rows the filter matches, across every page */
+            total: number;
+        };
+        CampaignContact: {
+            /** @example cct_01JD8Y6Q4S */
+            id: string;
+            campaignId: string;
+            /** @description E.164 */
+            phone: string;
+            variables: {
+                [key: string]: string;
+            };
+            /** @description IANA zone of this contact's window; null: the campaign's */
+            timezone: string | null;
+            /** @enum {string} */
+            state: "pending" | "calling" | "retrying" | "done" | "skipped" | "failed";
+            attempts: {
+                number: number;
+                callId: string;
+                /** @enum {string} */
+                state: "placing" | "placed" | "ended" | "not_started";
+                outcome: string | null;
+                result: ("answered" | "noAnswer" | "busy" | "voicemail" | "failed") | null;
+                /** Format: date-time */
+                createdAt: string;
+                endedAt: string | null;
+            }[];
+            /** @description When it is next due (pending or retrying) */
+            dueAt: string | null;
+            lastOutcome: string | null;
+            /** @description Why it was skipped or failed */
+            reason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CampaignContactPage: {
+            data: components["schemas"]["CampaignContact"][];
+            /** @description Pass back as ?cursor=; null on the last page */
+            nextCursor: string | null;
+            /** @description How many rows the filter matches, across every page */
+            total: number;
+        };
+        ContactImportResult: {
+            /** @description Rows read (CSV: not counting the header) */
+            received: number;
+            /** @description New contacts */
+            added: number;
+            /** @description Numbers already in the campaign or repeated in the upload */
+            merged: number;
+            /** @description Rows refused, at most 1000 */
+            errors: {
+                /** @description CSV: the file's line, the header being line 1 */
+                line?: number;
+                /** @description JSON: the position in the list, from 0 */
+                index?: number;
+                message: string;
+            }[];
+            /** @description Rows refused beyond those listed */
+            errorsOmitted?: number;
+            /** @description dryRun: the first 10 valid contacts */
+            preview?: {
+                line?: number;
+                index?: number;
+                phone: string;
+                variables: {
+                    [key: string]: string;
+                };
+                timezone: string | null;
+            }[];
         };
         StatsBucket: {
             /** @description Calls created in the interval */
@@ -2475,9 +2843,13 @@ export interface operations {
                     maxCallDurationSeconds?: number;
                     toolIds?: string[];
                     outcomes?: string[];
+                    /** @description Outcomes that put the number called on the organization's do-not-call list when a call ends with one, e.g. DO_NOT_CALL; default [] */
+                    doNotCallOutcomes?: string[];
                     simulator?: {
                         /** @enum {string} */
                         answer?: "answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start";
+                        /** @description How the agent's n-th call to a number is answered: answers[n - 1], the last repeating once the list is used up; wins over `answer` */
+                        answers?: ("answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start")[];
                         turns?: ({
                             /** @enum {string} */
                             role: "user" | "agent";
@@ -2763,9 +3135,13 @@ export interface operations {
                     maxCallDurationSeconds?: number;
                     toolIds?: string[];
                     outcomes?: string[];
+                    /** @description Outcomes that put the number called on the organization's do-not-call list when a call ends with one, e.g. DO_NOT_CALL; default [] */
+                    doNotCallOutcomes?: string[];
                     simulator?: {
                         /** @enum {string} */
                         answer?: "answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start";
+                        /** @description How the agent's n-th call to a number is answered: answers[n - 1], the last repeating once the list is used up; wins over `answer` */
+                        answers?: ("answered" | "no_answer" | "busy" | "voicemail" | "fail_to_start")[];
                         turns?: ({
                             /** @enum {string} */
                             role: "user" | "agent";
@@ -4882,6 +5258,8 @@ export interface operations {
                  * @example +1415
                  */
                 phone?: string;
+                /** @description Only this campaign's calls (an unknown id: none) */
+                campaignId?: string;
                 /** @description By creation time or duration, `-` for descending; calls with no duration yet come last */
                 sort?: "-createdAt" | "createdAt" | "-durationSeconds" | "durationSeconds";
                 cursor?: string;
@@ -4981,13 +5359,30 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            /** @description The number is on the organization's do-not-call list (ctc:013), or a write from another site (api:forbidden) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": {
+                        /** @enum {string} */
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        message: string;
+                        details: {
+                            /** @example $.phone */
+                            path: string;
+                            message: string;
+                            /**
+                             * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
+                             * @enum {string}
+                             */
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012" | "ctc:013";
+                            /** @description ctc:008: the call, recorded as failed to start */
+                            callId?: string;
+                        }[];
+                        requestId: string;
+                    };
                 };
             };
             /** @description No such resource in this organization (api:not_found) */
@@ -5017,7 +5412,7 @@ export interface operations {
                              * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
                              * @enum {string}
                              */
-                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012" | "ctc:013";
                             /** @description ctc:008: the call, recorded as failed to start */
                             callId?: string;
                         }[];
@@ -5043,7 +5438,7 @@ export interface operations {
                              * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
                              * @enum {string}
                              */
-                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012" | "ctc:013";
                             /** @description ctc:008: the call, recorded as failed to start */
                             callId?: string;
                         }[];
@@ -5071,7 +5466,7 @@ export interface operations {
                              * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
                              * @enum {string}
                              */
-                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012" | "ctc:013";
                             /** @description ctc:008: the call, recorded as failed to start */
                             callId?: string;
                         }[];
@@ -5097,7 +5492,7 @@ export interface operations {
                              * @description The click-to-call code of the check that refused (docs/interface.md#post-v1calls)
                              * @enum {string}
                              */
-                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012";
+                            code?: "ctc:001" | "ctc:002" | "ctc:003" | "ctc:004" | "ctc:005" | "ctc:006" | "ctc:007" | "ctc:008" | "ctc:009" | "ctc:010" | "ctc:011" | "ctc:012" | "ctc:013";
                             /** @description ctc:008: the call, recorded as failed to start */
                             callId?: string;
                         }[];
@@ -5124,6 +5519,8 @@ export interface operations {
                  * @example +1415
                  */
                 phone?: string;
+                /** @description Only this campaign's calls (an unknown id: none) */
+                campaignId?: string;
                 /** @description By creation time or duration, `-` for descending; calls with no duration yet come last */
                 sort?: "-createdAt" | "createdAt" | "-durationSeconds" | "durationSeconds";
             };
@@ -5229,6 +5626,209 @@ export interface operations {
             };
         };
     };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The start of the number, e.g. +1415; `+` is assumed
+                 * @example +1415
+                 */
+                phone?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of listed numbers, newest first, and how many match */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addSuppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description E.164, e.g. +14155550123
+                     * @example +14155550123
+                     */
+                    phone: string;
+                    /** @description Why, at most 500 characters */
+                    reason?: string | null;
+                };
+                /**
+                 * @example phone,reason
+                 *     +14155550123,asked not to be called
+                 *     "+14155550124","moved, no longer a lead"
+                 */
+                "text/csv": unknown;
+            };
+        };
+        responses: {
+            /** @description JSON: the number, listed already (left as it was). CSV: rows read, numbers added, numbers listed already, and the rows refused by line */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"] | components["schemas"]["SuppressionImport"];
+                };
+            };
+            /** @description The number, listed now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     getStats: {
         parameters: {
             query?: {
@@ -5254,6 +5854,943 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Stats"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listCampaigns: {
+        parameters: {
+            query?: {
+                /** @description Only campaigns in this state */
+                state?: "draft" | "running" | "paused" | "completed" | "cancelled";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of campaigns with their contact counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description An outbound or click-to-call agent of the organization */
+                    agentId: string;
+                    /**
+                     * @description IANA time zone of the window for contacts without their own; default UTC
+                     * @example America/New_York
+                     */
+                    timezone?: string;
+                    /** @description When calls may be placed, in the contact's time zone (else the campaign's); start inclusive, end exclusive */
+                    window?: {
+                        /** @description The days calls may be placed on, each once */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /**
+                         * @description Local time HH:MM (00:00–23:59) the window opens at
+                         * @example 09:00
+                         */
+                        start: string;
+                        /**
+                         * @description Local time HH:MM it closes at, after start
+                         * @example 18:00
+                         */
+                        end: string;
+                    };
+                    /** @description Calls in progress at once at most; default 1 */
+                    concurrency?: number;
+                    /** @description Calls started per minute at most; default 10 */
+                    callsPerMinute?: number;
+                    retry?: {
+                        /** @description More attempts after a call nobody answered */
+                        noAnswer: number;
+                        /** @description More attempts after a busy line */
+                        busy: number;
+                        /** @description More attempts after reaching voicemail */
+                        voicemail: number;
+                        /** @description More attempts after a call that failed */
+                        failed: number;
+                        /** @description Minutes after a call ended before the next attempt */
+                        delayMinutes: number;
+                    };
+                    /** @description Outcomes that put the called number on the organization's do-not-call list */
+                    doNotCallOutcomes?: string[];
+                    /** @description No call before this instant; null: as soon as started */
+                    startAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The campaign, a draft */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description An outbound or click-to-call agent of the organization */
+                    agentId?: string;
+                    /**
+                     * @description IANA time zone of the window for contacts without their own; default UTC
+                     * @example America/New_York
+                     */
+                    timezone?: string;
+                    /** @description When calls may be placed, in the contact's time zone (else the campaign's); start inclusive, end exclusive */
+                    window?: {
+                        /** @description The days calls may be placed on, each once */
+                        days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+                        /**
+                         * @description Local time HH:MM (00:00–23:59) the window opens at
+                         * @example 09:00
+                         */
+                        start: string;
+                        /**
+                         * @description Local time HH:MM it closes at, after start
+                         * @example 18:00
+                         */
+                        end: string;
+                    };
+                    /** @description Calls in progress at once at most; default 1 */
+                    concurrency?: number;
+                    /** @description Calls started per minute at most; default 10 */
+                    callsPerMinute?: number;
+                    retry?: {
+                        /** @description More attempts after a call nobody answered */
+                        noAnswer: number;
+                        /** @description More attempts after a busy line */
+                        busy: number;
+                        /** @description More attempts after reaching voicemail */
+                        voicemail: number;
+                        /** @description More attempts after a call that failed */
+                        failed: number;
+                        /** @description Minutes after a call ended before the next attempt */
+                        delayMinutes: number;
+                    };
+                    /** @description Outcomes that put the called number on the organization's do-not-call list */
+                    doNotCallOutcomes?: string[];
+                    /** @description No call before this instant; null: as soon as started */
+                    startAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The campaign */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    startCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign in its new state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    pauseCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign in its new state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    resumeCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign in its new state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    cancelCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign in its new state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Campaign"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listCampaignContacts: {
+        parameters: {
+            query?: {
+                /** @description Only contacts in this state */
+                state?: "pending" | "calling" | "retrying" | "done" | "skipped" | "failed";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contacts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignContactPage"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addCampaignContacts: {
+        parameters: {
+            query?: {
+                /** @description Check and preview without storing anything */
+                dryRun?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description E.164; required */
+                    phone?: unknown;
+                    /** @description Names and string values, as click to call takes them */
+                    variables?: unknown;
+                    /** @description IANA time zone of this contact's window */
+                    timezone?: unknown;
+                }[] | {
+                    contacts: {
+                        /** @description E.164; required */
+                        phone?: unknown;
+                        /** @description Names and string values, as click to call takes them */
+                        variables?: unknown;
+                        /** @description IANA time zone of this contact's window */
+                        timezone?: unknown;
+                    }[];
+                };
+                "text/csv": unknown;
+            };
+        };
+        responses: {
+            /** @description What was read, added and merged, and each row refused */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactImportResult"];
+                };
+            };
+            /** @description No valid API key or session (api:unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource in this organization (api:not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflicts with the current state (api:conflict) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The request is not valid: details name each field (api:validation) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The server failed; the log has it under requestId (api:internal) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    exportCampaignResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results as CSV (RFC 4180, UTF-8, CRLF line ends), sent as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description No valid API key or session (api:unauthorized) */
@@ -5553,13 +7090,28 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Not allowed: sign-up closed, or a write from another site (api:forbidden) */
+            /** @description ctc:013 as click to call answers it (the number is on the do-not-call list), or api:forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        /** @enum {string} */
+                        code: "ctc:003" | "ctc:006" | "ctc:013";
+                        /** @enum {string} */
+                        message: "Invalid API key" | "Invalid signature" | "Number is on the do-not-call list";
+                        requestId: string;
+                        /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                        /** @description ctc:008: the call recorded as failed */
+                        callId?: string;
+                    } | components["schemas"]["ApiError"];
                 };
             };
             /** @description No such resource in this organization (api:not_found) */
@@ -5969,7 +7521,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Authentication failed: ctc:003 Invalid API key; ctc:006 Invalid signature */
+            /** @description Authentication failed, or the number is on the do-not-call list: ctc:003 Invalid API key; ctc:006 Invalid signature; ctc:013 Number is on the do-not-call list */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5979,9 +7531,9 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         /** @enum {string} */
-                        code: "ctc:003" | "ctc:006";
+                        code: "ctc:003" | "ctc:006" | "ctc:013";
                         /** @enum {string} */
-                        message: "Invalid API key" | "Invalid signature";
+                        message: "Invalid API key" | "Invalid signature" | "Number is on the do-not-call list";
                         requestId: string;
                         /** @description ctc:009 and ctc:011, and ctc:001 / ctc:006 for signature-timestamp: what is wrong, by field or header */
                         details?: {

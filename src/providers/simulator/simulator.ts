@@ -37,6 +37,25 @@ export interface SimulatorOptions {
   invokeTool: ToolInvoker;
   /** Told about an event the sink could not apply; the call goes on (the duration sweep is the backstop). */
   onError?: (error: unknown, callId: string) => void;
+  /**
+   * Which call of its agent to its number a call is (1 for the first), as the calls table says: a
+   * scenario's `answers` picks by it. Read only for scenarios that have `answers`.
+   */
+  callNumber: (callId: string) => Promise<number | null>;
+}
+
+type Answer = NonNullable<SimulatorScenario['answer']>;
+
+/**
+ * How the call is answered: `answers[n - 1]` for the agent's n-th call to the number, the last one
+ * once the list is used up; else `answer`; else answered.
+ */
+async function answerOf(request: StartCallRequest, callNumber: SimulatorOptions['callNumber']): Promise<Answer> {
+  const scenario = request.agent.simulator ?? {};
+  const answers = scenario.answers;
+  if (!answers || answers.length === 0) return scenario.answer ?? 'answered';
+  const n = (await callNumber(request.callId)) ?? 1;
+  return answers[Math.min(Math.max(n, 1), answers.length) - 1] as Answer;
 }
 
 /**
@@ -44,7 +63,7 @@ export interface SimulatorOptions {
  * network. `delayMs` spreads the turns over the time the call stays in progress; with 0 the
  * end-of-call report follows at once, carrying the whole transcript, as real reports do.
  */
-export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptions): VoiceProvider {
+export function createSimulator({ onEvent, invokeTool, onError, callNumber }: SimulatorOptions): VoiceProvider {
   const running = new Set<Promise<void>>();
   /** Pending pauses, so that close() can end them at once. */
   const sleepers = new Map<NodeJS.Timeout, () => void>();
@@ -109,7 +128,7 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
     });
   }
 
-  async function play(request: StartCallRequest): Promise<void> {
+  async function play(request: StartCallRequest, answer: Answer): Promise<void> {
     const { callId, variables } = request;
     const scenario: SimulatorScenario = request.agent.simulator ?? {};
     const delayMs = scenario.delayMs ?? 0;
@@ -118,7 +137,6 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
     const live = delayMs > 0;
     if (live) await emit({ type: 'ringing', callId, at: new Date() });
 
-    const answer = scenario.answer ?? 'answered';
     if (answer === 'no_answer' || answer === 'busy' || answer === 'voicemail') {
       await sleep(delayMs);
       await emitEnd({
@@ -201,7 +219,9 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
     name: 'simulator',
     async startCall(request: StartCallRequest): Promise<StartCallResult> {
       if (closed) return { ok: false, message: 'The simulator is shutting down' };
-      if (request.agent.simulator?.answer === 'fail_to_start') {
+      const answer = await answerOf(request, callNumber);
+      if (closed) return { ok: false, message: 'The simulator is shutting down' };
+      if (answer === 'fail_to_start') {
         return {
           ok: false,
           message: 'The simulated provider refused to start the call (scenario answer "fail_to_start")',
@@ -209,7 +229,7 @@ export function createSimulator({ onEvent, invokeTool, onError }: SimulatorOptio
       }
       // The call plays after the start is answered, as a real provider's webhooks arrive later.
       const run = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => play(request))
+        .then(() => play(request, answer))
         .catch((error) => failed(request.callId, error))
         .finally(() => running.delete(run));
       running.add(run);

@@ -1,0 +1,154 @@
+import { and, count, desc, eq, like, lt, type SQL, sql } from 'drizzle-orm';
+import { type Db, isDatabaseUnreachable, rowsOf } from '../db/client.js';
+import { suppressions } from '../db/schema/index.js';
+import { createBatcher } from '../lib/batcher.js';
+
+export type SuppressionRow = typeof suppressions.$inferSelect;
+
+/** One number to list, as an upload or `POST /v1/suppressions` gives it. */
+export interface NewSuppression {
+  id: string;
+  phone: string;
+  reason: string | null;
+}
+
+/**
+ * The statement part that lists the numbers of calls just ended whose outcome is one of their
+ * agent's or their campaign's `doNotCallOutcomes` (decision 0047): run inside the statement that ends
+ * the calls (src/calls/calls.repository.ts), so the end and the listing commit together, or neither
+ * does. `ended` names the ending statement's rows: id, organization_id, agent_id, outcome, direction,
+ * from_number, to_number, campaign_id. The number is the other party's: the one called, or for an
+ * incoming call the caller's. A number listed already stays as it was.
+ */
+export function suppressEndedCalls(ended: SQL): SQL {
+  return sql`
+    insert into suppressions (id, organization_id, phone, reason, source, call_id)
+    select switchboard_new_id('dnc'), e.organization_id, n.phone, 'outcome ' || e.outcome, 'outcome', e.id
+    from ${ended} e
+    join agents a on a.id = e.agent_id
+    left join campaigns c on c.id = e.campaign_id
+    cross join lateral (
+      select case when e.direction = 'inbound' then e.from_number else e.to_number end as phone
+    ) n
+    where e.outcome is not null and n.phone is not null
+      and (a.do_not_call_outcomes ? e.outcome or coalesce(c.do_not_call_outcomes ? e.outcome, false))
+    on conflict (organization_id, phone) do nothing
+    returning call_id`;
+}
+
+export function createSuppressionsRepository(db: Db) {
+  // Click to call asks for every call it places: the lookups that arrive together are one statement.
+  const lookups = createBatcher(
+    async (items: { organizationId: string; phone: string }[]) => {
+      const result = await db.execute(sql`
+        select s.organization_id, s.phone from suppressions s
+        join unnest(${sql.param(items.map((i) => i.organizationId))}::text[], ${sql.param(items.map((i) => i.phone))}::text[])
+          as v(organization_id, phone) on s.organization_id = v.organization_id and s.phone = v.phone`);
+      const listed = new Set(
+        rowsOf<{ organization_id: string; phone: string }>(result).map((r) => `${r.organization_id} ${r.phone}`),
+      );
+      return items.map((i) => listed.has(`${i.organizationId} ${i.phone}`));
+    },
+    { concurrency: 4, failsTheRest: isDatabaseUnreachable },
+  );
+
+  const filterOf = (organizationId: string, phonePrefix: string | undefined) =>
+    and(
+      eq(suppressions.organizationId, organizationId),
+      // Only `+` and digits reach here (the route's pattern): no LIKE wildcard to escape.
+      phonePrefix === undefined ? undefined : like(suppressions.phone, `${phonePrefix}%`),
+    );
+
+  return {
+    /** Whether the organization lists the number (the unique index on organization and number). */
+    isSuppressed: (organizationId: string, phone: string): Promise<boolean> => lookups.add({ organizationId, phone }),
+
+    async find(organizationId: string, id: string): Promise<SuppressionRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(suppressions)
+        .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.id, id)))
+        .limit(1);
+      return row;
+    },
+
+    async findByPhone(organizationId: string, phone: string): Promise<SuppressionRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(suppressions)
+        .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.phone, phone)))
+        .limit(1);
+      return row;
+    },
+
+    /** Newest first; `beforeId` is the last id of the previous page. */
+    async list(
+      organizationId: string,
+      filter: { phonePrefix?: string; beforeId?: string; limit: number },
+    ): Promise<SuppressionRow[]> {
+      return db
+        .select()
+        .from(suppressions)
+        .where(
+          and(
+            filterOf(organizationId, filter.phonePrefix),
+            filter.beforeId ? lt(suppressions.id, filter.beforeId) : undefined,
+          ),
+        )
+        .orderBy(desc(suppressions.id))
+        .limit(filter.limit);
+    },
+
+    /** How many numbers the organization lists (with the prefix, when given). */
+    async count(organizationId: string, phonePrefix?: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(suppressions).where(filterOf(organizationId, phonePrefix));
+      return row?.n ?? 0;
+    },
+
+    /** Adds one number; undefined when it is listed already (the row is left as it was). */
+    async insert(organizationId: string, row: NewSuppression): Promise<SuppressionRow | undefined> {
+      const [inserted] = await db
+        .insert(suppressions)
+        .values({ ...row, organizationId, source: 'api' })
+        .onConflictDoNothing({ target: [suppressions.organizationId, suppressions.phone] })
+        .returning();
+      return inserted;
+    },
+
+    /**
+     * Adds a batch of numbers in one statement; returns the numbers it added. A number listed
+     * already, or twice in the batch, is added once and left as it was.
+     */
+    async insertMany(organizationId: string, rows: NewSuppression[]): Promise<Set<string>> {
+      if (rows.length === 0) return new Set();
+      const result = await db.execute(sql`
+        insert into suppressions (id, organization_id, phone, reason, source)
+        select v.id, ${organizationId}, v.phone, v.reason, 'api'
+        from unnest(${sql.param(rows.map((r) => r.id))}::text[], ${sql.param(rows.map((r) => r.phone))}::text[],
+          ${sql.param(rows.map((r) => r.reason))}::text[]) with ordinality as v(id, phone, reason, n)
+        order by v.n
+        on conflict (organization_id, phone) do nothing
+        returning phone`);
+      return new Set(rowsOf<{ phone: string }>(result).map((r) => r.phone));
+    },
+
+    /** Of these numbers, those the organization lists. */
+    async listedOf(organizationId: string, phones: string[]): Promise<Set<string>> {
+      if (phones.length === 0) return new Set();
+      const result = await db.execute(sql`
+        select phone from suppressions
+        where organization_id = ${organizationId} and phone = any(${sql.param(phones)}::text[])`);
+      return new Set(rowsOf<{ phone: string }>(result).map((r) => r.phone));
+    },
+
+    async remove(organizationId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .delete(suppressions)
+        .where(and(eq(suppressions.organizationId, organizationId), eq(suppressions.id, id)))
+        .returning({ id: suppressions.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type SuppressionsRepository = ReturnType<typeof createSuppressionsRepository>;

@@ -128,6 +128,7 @@ describe.runIf(haveBrowser)('the dashboard’s shell', () => {
       'Agents',
       'Tools',
       'Calls',
+      'Campaigns',
       'Phone numbers',
       'Settings',
     ]);

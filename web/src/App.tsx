@@ -5,8 +5,12 @@ import { AgentsPage } from './features/agents/AgentsPage.js';
 import { CallDetail } from './features/calls/CallDetail.js';
 import { CallsPage } from './features/calls/CallsPage.js';
 import { DeliveriesPage } from './features/calls/Deliveries.js';
+import { CampaignNew } from './features/campaigns/CampaignNew.js';
+import { CampaignPage } from './features/campaigns/CampaignPage.js';
+import { CampaignsPage } from './features/campaigns/CampaignsPage.js';
 import { OverviewPage } from './features/overview/OverviewPage.js';
 import { PhoneNumbersPage } from './features/phone-numbers/PhoneNumbersPage.js';
+import { DoNotCallPage } from './features/settings/do-not-call.js';
 import { SettingsPage } from './features/settings/SettingsPage.js';
 import { SignIn } from './features/settings/SignIn.js';
 import { ToolEditor } from './features/tools/ToolEditor.js';
@@ -18,6 +22,7 @@ const SECTIONS = [
   { path: '/agents', label: 'Agents' },
   { path: '/tools', label: 'Tools' },
   { path: '/calls', label: 'Calls' },
+  { path: '/campaigns', label: 'Campaigns' },
   { path: '/phone-numbers', label: 'Phone numbers' },
   { path: '/settings', label: 'Settings' },
 ];
@@ -159,8 +164,12 @@ const ROUTES: [string, (params: Record<string, string>, me: Me) => ReactNode][] 
   ['/tools', () => <ToolsPage />],
   ['/calls/:id', ({ id }) => <CallDetail key={id} id={id} />],
   ['/calls', () => <CallsPage />],
+  ['/campaigns/new', () => <CampaignNew key="new" />],
+  ['/campaigns/:id', ({ id }) => <CampaignPage key={id} id={id ?? ''} />],
+  ['/campaigns', () => <CampaignsPage />],
   ['/deliveries', () => <DeliveriesPage />],
   ['/phone-numbers', () => <PhoneNumbersPage />],
+  ['/settings/do-not-call', () => <DoNotCallPage />],
   ['/settings', (_, me) => <SettingsPage me={me} />],
 ];
 

@@ -1,9 +1,13 @@
 import type { Me } from '../../api.js';
 import { Fact } from '../../ui.js';
 import { ApiKeys } from './ApiKeys.js';
+import { DoNotCallSection } from './do-not-call.js';
 import { ProviderCredentials } from './ProviderCredentials.js';
 
-/** The organization: its name, the API keys of the management API, and the voice providers' credentials. */
+/**
+ * The organization: its name, the API keys of the management API, the voice providers' credentials,
+ * and the way to its do-not-call list (`/settings/do-not-call`).
+ */
 export function SettingsPage({ me }: { me: Me }) {
   return (
     <>
@@ -19,6 +23,7 @@ export function SettingsPage({ me }: { me: Me }) {
       </section>
       <ApiKeys />
       <ProviderCredentials />
+      <DoNotCallSection />
     </>
   );
 }

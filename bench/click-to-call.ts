@@ -48,7 +48,12 @@ const TARGETS = {
 
 const ENDPOINT = '/api/click-to-call';
 
-function load(origin: string, requests: LoadSpec['requests'], expectedStatus: number, maxRequests: number): LoadSpec {
+export function load(
+  origin: string,
+  requests: LoadSpec['requests'],
+  expectedStatus: number,
+  maxRequests: number,
+): LoadSpec {
   return {
     origin,
     path: ENDPOINT,
@@ -76,12 +81,12 @@ function rejectRequests(agent: BenchAgent): LoadSpec['requests'] {
   };
 }
 
-function acceptRequests(agent: BenchAgent, phonesFrom: number): LoadSpec['requests'] {
+export function acceptRequests(agent: BenchAgent, phonesFrom: number): LoadSpec['requests'] {
   return { type: 'signed', apiToken: agent.apiToken, secret: agent.apiSecret, phonesFrom, unique: true, pool: 0 };
 }
 
 /** A load and the CPU time each process spent per response while it ran. */
-interface Measured extends LoadResult {
+export interface Measured extends LoadResult {
   serverCpuUs: number;
   postgresCpuUs: number;
   generatorCpuUs: number;
@@ -149,7 +154,7 @@ async function waitForQuiet(): Promise<void> {
  * `measure`, repeated once if other processes took a noticeable share of the machine meanwhile;
  * the less disturbed attempt is kept. `spec(attempt)` must give each attempt fresh phone numbers.
  */
-async function measureSteady(spec: (attempt: number) => LoadSpec, serverPid: number): Promise<Measured> {
+export async function measureSteady(spec: (attempt: number) => LoadSpec, serverPid: number): Promise<Measured> {
   await waitForQuiet();
   const first = await measure(spec(0), serverPid);
   if (first.othersPct < DISTURBED_PCT) return first;
@@ -160,7 +165,7 @@ async function measureSteady(spec: (attempt: number) => LoadSpec, serverPid: num
   return { ...kept, repeatedAfterPct: first.othersPct };
 }
 
-function statusNote(result: Measured): string {
+export function statusNote(result: Measured): string {
   const statuses = Object.entries(result.statuses)
     .map(([status, n]) => `${status}×${n}`)
     .join(' ');

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { campaigns } from './campaigns.js';
 import { clickToCall } from './click-to-call.js';
 import { flood } from './flood.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/children.js';
@@ -15,7 +16,7 @@ import { stats } from './stats.js';
 import { toolCalls } from './tool-calls.js';
 import { webhooks } from './webhooks.js';
 
-const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls, webhooks, flood, stats];
+const BENCHMARKS: Benchmark[] = [clickToCall, toolCalls, webhooks, flood, stats, campaigns];
 
 const args = process.argv.slice(2);
 const jsonAt = args.indexOf('--json');

@@ -277,6 +277,42 @@ describe('POST /api/click-to-call: every error code', () => {
   });
 });
 
+describe('POST /api/click-to-call: a rate limit leased in chunks (decision 0051)', () => {
+  it('lets exactly the limit through in one process, however the burst falls on the leases', async () => {
+    const limit = 120;
+    // Disabled: counted, then refused with ctc:004, so no call is placed.
+    const { apiToken, apiSecret } = await agentWithCredentials({ rateLimitPerMinute: limit, enabled: false });
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const windowBefore = Math.floor(Date.now() / 60_000);
+    const codes: string[] = [];
+    for (let wave = 0; wave < 4; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () => t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() } })),
+      );
+      codes.push(...answers.map((answer) => answer.body.code));
+    }
+    expect(Math.floor(Date.now() / 60_000), 'the burst stayed in one window').toBe(windowBefore);
+    expect(codes.filter((code) => code === 'ctc:004')).toHaveLength(limit);
+    expect(codes.filter((code) => code === 'ctc:010')).toHaveLength(160 - limit);
+  });
+
+  it('a limit lowered mid-minute holds at once; raised, lets more through', async () => {
+    const { agent, apiToken, apiSecret } = await agentWithCredentials({ rateLimitPerMinute: 1000, enabled: false });
+    const send = () => t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() } });
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const windowBefore = Math.floor(Date.now() / 60_000);
+    for (let i = 0; i < 10; i++) expect((await send()).body.code).toBe('ctc:004');
+    // Ten used; the tokens still leased under the old limit are dropped with it.
+    await t.request('PATCH', `/v1/agents/${agent.id}`, { headers: org.auth, body: { rateLimitPerMinute: 5 } });
+    expect((await send()).body.code).toBe('ctc:010');
+    await t.request('PATCH', `/v1/agents/${agent.id}`, { headers: org.auth, body: { rateLimitPerMinute: 1000 } });
+    expect((await send()).body.code).toBe('ctc:004');
+    expect(Math.floor(Date.now() / 60_000), 'the requests stayed in one window').toBe(windowBefore);
+  });
+});
+
 describe('POST /api/click-to-call: the order of checks', () => {
   it('an unknown token without signature → ctc:003', async () => {
     expectError(await t.clickToCall({ token: 'ctc_unknown' }), 'ctc:003', 403, 'Invalid API key');

@@ -67,19 +67,19 @@ export function createClickToCallRepository(db: Db) {
     },
 
     /**
-     * Counts one request against the agent's current minute and returns the count so far, in one
-     * statement, so every process shares the same counter.
+     * Adds `requests` to the agent's counter for the minute and returns the counter after it, in one
+     * statement, so every process shares the same counter (a rate-limit lease, decision 0051).
      */
-    async countRequest(agentId: string, windowStart: Date): Promise<number> {
+    async countRequests(agentId: string, windowStart: Date, requests: number): Promise<number> {
       const [row] = await db
         .insert(rateLimitWindows)
-        .values({ agentId, windowStart, count: 1 })
+        .values({ agentId, windowStart, count: requests })
         .onConflictDoUpdate({
           target: [rateLimitWindows.agentId, rateLimitWindows.windowStart],
-          set: { count: sql`${rateLimitWindows.count} + 1` },
+          set: { count: sql`${rateLimitWindows.count} + ${requests}` },
         })
         .returning({ count: rateLimitWindows.count });
-      return row?.count ?? 1;
+      return row?.count ?? requests;
     },
 
     async findIdempotencyKey(agentId: string, key: string): Promise<IdempotencyRow | undefined> {

@@ -17,6 +17,7 @@ import {
 } from '../providers/voice-provider.js';
 import { type CallRefusal, refusalToCtc } from './call-refusals.js';
 import type { ClickToCallRepository, IdempotencyRow } from './click-to-call.repository.js';
+import { createRateLimiter, type RateLimitAnswer } from './rate-limit.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { numberPolicyProblems } from './number-policy.js';
 import { checkCallRequestBody, type ParsedBody, parseClickToCallBody } from './request-body.js';
@@ -37,7 +38,6 @@ const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 /** A first request still "in progress" after this long died with its process; a retry learns its call. */
 const IDEMPOTENCY_ABANDONED_MS = 60_000;
 const MAX_IDEMPOTENCY_KEY = 255;
-const WINDOW_MS = 60_000;
 /**
  * Keys of `POST /v1/calls` are kept apart from click to call's (the same table, per agent): the two
  * hash different bodies and store different answers, so one key can never replay the other's.
@@ -204,6 +204,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const report = deps.onError ?? (() => {});
   const answered = deps.onAnswered ?? (() => {});
+  const rateLimiter = createRateLimiter(repository);
 
   /** What an earlier request with the same key answers: its answer again, or why it cannot. */
   function replayOf(row: IdempotencyRow, requestHash: string): Placement {
@@ -265,23 +266,17 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     }
   }
 
-  /** ctc:010 once the agent's requests this minute exceed its limit, counted in the database. */
+  /** ctc:010 once the agent's requests this minute exceed its limit, counted in the database (decision 0051). */
   async function checkRateLimit(agentId: string, limit: number | null): Promise<Placement | undefined> {
     if (limit === null) return undefined;
-    const at = now().getTime();
-    const windowStart = at - (at % WINDOW_MS);
-    let seen: number;
+    let answer: RateLimitAnswer;
     try {
-      seen = await repository.countRequest(agentId, new Date(windowStart));
+      answer = await rateLimiter.take(agentId, limit, now().getTime());
     } catch (error) {
       report(error, 'counting the request');
       return refused({ code: 'ctc:002' });
     }
-    if (seen <= limit) return undefined;
-    return refused({
-      code: 'ctc:010',
-      retryAfterSeconds: Math.max(1, Math.ceil((windowStart + WINDOW_MS - at) / 1000)),
-    });
+    return answer.allowed ? undefined : refused({ code: 'ctc:010', retryAfterSeconds: answer.retryAfterSeconds });
   }
 
   /**

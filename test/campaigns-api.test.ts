@@ -227,6 +227,32 @@ describe('listing, changing and deleting', () => {
   });
 });
 
+describe('budget', () => {
+  it('holds at most 1,000 campaigns an organization: the next is a 409 that changes nothing; a deleted one makes room', async () => {
+    const org = await t.signup();
+    const agent = await t.request('POST', '/v1/agents', {
+      headers: org.auth,
+      body: { name: 'Budget agent', type: 'click_to_call', simulator: {} },
+    });
+    const create = () =>
+      t.request('POST', '/v1/campaigns', { headers: org.auth, body: { name: 'Lot', agentId: agent.body.id } });
+    const ids: string[] = [];
+    for (let wave = 0; wave < 40; wave++) {
+      const created = await Promise.all(Array.from({ length: 25 }, create));
+      for (const c of created) {
+        expect(c.status, JSON.stringify(c.body)).toBe(201);
+        ids.push(c.body.id);
+      }
+    }
+    const refused = await create();
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('The organization has 1,000 campaigns, the most it may have: delete one first');
+    expect((await t.request('GET', '/v1/campaigns?limit=1', { headers: org.auth })).body.total).toBe(1000);
+    expect((await t.request('DELETE', `/v1/campaigns/${ids[0]}`, { headers: org.auth })).status).toBe(204);
+    expect((await create()).status).toBe(201);
+  }, 120_000);
+});
+
 describe('states', () => {
   it('start → pause → resume → cancel, each answering the campaign', async () => {
     const created = await withContacts();

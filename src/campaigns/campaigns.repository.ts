@@ -42,9 +42,22 @@ export function createCampaignsRepository(db: Db) {
     and(eq(campaigns.organizationId, organizationId), eq(campaigns.id, id), isNull(campaigns.deletedAt));
 
   return {
-    async insert(row: NewCampaignRow): Promise<CampaignRow> {
-      const rows = await db.insert(campaigns).values(row).returning();
-      return rows[0] as CampaignRow;
+    /**
+     * Inserts a campaign unless the organization already has `max` (not deleted): the count and the
+     * insert are one step per organization (a transaction-scoped advisory lock), so concurrent
+     * creates cannot pass the budget together. Undefined when it is full.
+     */
+    async insert(row: NewCampaignRow, max: number): Promise<CampaignRow | undefined> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`campaigns:${row.organizationId}`}, 0))`);
+        const [counted] = await tx
+          .select({ count: count() })
+          .from(campaigns)
+          .where(and(eq(campaigns.organizationId, row.organizationId), isNull(campaigns.deletedAt)));
+        if ((counted?.count ?? 0) >= max) return undefined;
+        const rows = await tx.insert(campaigns).values(row).returning();
+        return rows[0] as CampaignRow;
+      });
     },
 
     async find(organizationId: string, id: string): Promise<CampaignRow | undefined> {

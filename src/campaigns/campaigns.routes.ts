@@ -64,7 +64,7 @@ export async function campaignsRoutes(
         body: CreateCampaignBody,
         response: {
           201: ref(CampaignView, { description: 'The campaign, a draft' }),
-          ...apiErrors('unauthorized', 'forbidden', 'validation'),
+          ...apiErrors('unauthorized', 'forbidden', 'conflict', 'validation'),
         },
       },
     },

@@ -12,6 +12,8 @@ export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 /** How many contacts one campaign holds, across every upload. */
 export const MAX_CONTACTS_PER_CAMPAIGN = 1_000_000;
+/** Campaigns an organization may have at once (deleted ones not counted): 409 beyond. */
+export const MAX_CAMPAIGNS_PER_ORGANIZATION = 1000;
 /** Rows of one CSV upload, and its bytes. */
 export const MAX_CSV_ROWS = 200_000;
 export const MAX_CSV_BYTES = 32 * 1024 * 1024;

@@ -23,6 +23,7 @@ import {
   DEFAULT_RETRY,
   DEFAULT_WINDOW,
   type ImportResult,
+  MAX_CAMPAIGNS_PER_ORGANIZATION,
   MAX_CONTACTS_PER_CAMPAIGN,
   MAX_IMPORT_ERRORS,
   type UpdateCampaignInput,
@@ -298,22 +299,31 @@ export function createCampaignsService({ repository, now, agentOf, onDue }: Camp
       if (agent) problems.push(agent);
       if (problems.length > 0) throw validationError(problems);
       const at = now();
-      const row = await repository.insert({
-        id: newId('cmp'),
-        organizationId,
-        agentId: input.agentId,
-        name: input.name.trim(),
-        timezone: input.timezone ?? 'UTC',
-        window: (input.window ?? DEFAULT_WINDOW) as CampaignRow['window'],
-        concurrency: input.concurrency ?? 1,
-        callsPerMinute: input.callsPerMinute ?? 10,
-        retry: input.retry ?? DEFAULT_RETRY,
-        doNotCallOutcomes: input.doNotCallOutcomes ?? [],
-        startAt: input.startAt ? new Date(input.startAt) : null,
-        state: 'draft',
-        createdAt: at,
-        updatedAt: at,
-      });
+      const row = await repository.insert(
+        {
+          id: newId('cmp'),
+          organizationId,
+          agentId: input.agentId,
+          name: input.name.trim(),
+          timezone: input.timezone ?? 'UTC',
+          window: (input.window ?? DEFAULT_WINDOW) as CampaignRow['window'],
+          concurrency: input.concurrency ?? 1,
+          callsPerMinute: input.callsPerMinute ?? 10,
+          retry: input.retry ?? DEFAULT_RETRY,
+          doNotCallOutcomes: input.doNotCallOutcomes ?? [],
+          startAt: input.startAt ? new Date(input.startAt) : null,
+          state: 'draft',
+          createdAt: at,
+          updatedAt: at,
+        },
+        MAX_CAMPAIGNS_PER_ORGANIZATION,
+      );
+      if (!row) {
+        throw new ApiError(
+          'conflict',
+          `The organization has ${MAX_CAMPAIGNS_PER_ORGANIZATION.toLocaleString('en-US')} campaigns, the most it may have: delete one first`,
+        );
+      }
       return view(row);
     },
 

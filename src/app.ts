@@ -37,6 +37,7 @@ import { createPhoneNumbersModule } from './phone-numbers/phone-numbers.module.j
 import { createProviderCredentialsModule } from './provider-credentials/provider-credentials.module.js';
 import type { ProviderRegistryService } from './providers/provider-port.js';
 import { createProvidersModule, type ProviderChanges } from './providers/providers.module.js';
+import { createRetentionModule } from './retention/retention.module.js';
 import type { DomainModule, SharedDeps } from './shared-deps.js';
 import { createStatsModule } from './stats/stats.module.js';
 import { createSuppressionsModule } from './suppressions/suppressions.module.js';
@@ -299,6 +300,9 @@ export async function buildApp({
     now: nowOption,
   });
 
+  // SWITCHBOARD_RETENTION_DAYS: old calls removed by a worker job; no routes (decision 0052).
+  const { module: retentionModule } = createRetentionModule(shared);
+
   // The order of the management API's routes is that of the OpenAPI document's paths.
   const modules: DomainModule[] = [
     authModule,
@@ -312,6 +316,7 @@ export async function buildApp({
     suppressionsModule,
     statsModule,
     campaignsModule,
+    retentionModule,
     deliveries.module,
     clickToCallModule,
   ];

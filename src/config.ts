@@ -112,6 +112,17 @@ export interface Config {
    * long died with its process; if it never started it is ended and its contact is due again.
    */
   readonly campaignLeaseSeconds: number;
+  /**
+   * `SWITCHBOARD_RETENTION_DAYS`, default unset: every call is kept. A whole number of days (1 to
+   * 36500): a worker removes ended calls created longer ago than that, with their tool invocations,
+   * deliveries and delivery attempts, never one with a delivery still pending (decision 0052).
+   */
+  readonly retentionDays: number | undefined;
+  /**
+   * `SWITCHBOARD_RETENTION_INTERVAL_MS`, default 60000: how often a worker looks for calls past
+   * `SWITCHBOARD_RETENTION_DAYS`; each pass removes all it finds, in small batches.
+   */
+  readonly retentionIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -155,6 +166,19 @@ function readRetrySchedule(env: Env): number[] | undefined {
     throw new ConfigError(`SWITCHBOARD_RETRY_SCHEDULE must be a comma list of seconds, got "${raw}"`);
   }
   return values;
+}
+
+/** Unset keeps every call: retention is a choice an operator makes, never a default that deletes. */
+function readRetentionDays(env: Env): number | undefined {
+  const raw = env.SWITCHBOARD_RETENTION_DAYS;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isInteger(value) || value < 1 || value > 36_500) {
+    throw new ConfigError(
+      `SWITCHBOARD_RETENTION_DAYS must be a whole number of days from 1 to 36500 (unset keeps every call), got "${raw}"`,
+    );
+  }
+  return value;
 }
 
 /** An address or a CIDR (`10.0.0.0/8`, `fd00::/8`). */
@@ -235,5 +259,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sweepIntervalMs: readInteger(env, 'SWITCHBOARD_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
     campaignIntervalMs: readInteger(env, 'SWITCHBOARD_CAMPAIGN_INTERVAL_MS', 1000, 10, 3_600_000),
     campaignLeaseSeconds: readInteger(env, 'SWITCHBOARD_CAMPAIGN_LEASE_SECONDS', 60, 1, 3600),
+    retentionDays: readRetentionDays(env),
+    retentionIntervalMs: readInteger(env, 'SWITCHBOARD_RETENTION_INTERVAL_MS', 60_000, 50, 86_400_000),
   });
 }

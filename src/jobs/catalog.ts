@@ -5,7 +5,11 @@ export interface PeriodicJob {
   /** Names the job in its error log line. */
   name: string;
   intervalMs: number;
-  run: () => Promise<void>;
+  /**
+   * One run. `signal` is aborted when the jobs stop (shutdown): a run that may go on for minutes
+   * (retention's batches) returns early rather than hold the shutdown; short ones may ignore it.
+   */
+  run: (signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -17,9 +21,17 @@ export function startJobs(
   jobs: readonly PeriodicJob[],
   onError: (error: unknown, job: PeriodicJob) => void,
 ): { stop(): Promise<void> } {
-  const running = jobs.map((job) => runPeriodically(job.run, job.intervalMs, (error) => onError(error, job)));
+  const stopping = new AbortController();
+  const running = jobs.map((job) =>
+    runPeriodically(
+      () => job.run(stopping.signal),
+      job.intervalMs,
+      (error) => onError(error, job),
+    ),
+  );
   return {
     async stop() {
+      stopping.abort();
       await Promise.all(running.map((job) => job.stop()));
     },
   };

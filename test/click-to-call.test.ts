@@ -288,7 +288,9 @@ describe('POST /api/click-to-call: a rate limit leased in chunks (decision 0051)
     const codes: string[] = [];
     for (let wave = 0; wave < 4; wave++) {
       const answers = await Promise.all(
-        Array.from({ length: 40 }, () => t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() } })),
+        Array.from({ length: 40 }, () =>
+          t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() } }),
+        ),
       );
       codes.push(...answers.map((answer) => answer.body.code));
     }

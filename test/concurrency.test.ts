@@ -247,7 +247,9 @@ describe.runIf(process.env.TEST_DATABASE_URL).each([2, 4])('%i processes sharing
     // Waves of 50 at once, round-robin over the processes, well past the limit.
     for (let wave = 0; wave < 8; wave++) {
       answers.push(
-        ...(await Promise.all(Array.from({ length: 50 }, (_, i) => send(wave * 50 + i, agent, { phone: phones(1)[0] })))),
+        ...(await Promise.all(
+          Array.from({ length: 50 }, (_, i) => send(wave * 50 + i, agent, { phone: phones(1)[0] })),
+        )),
       );
     }
     expect(Math.floor(Date.now() / 60_000), 'the waves stayed in one window').toBe(windowBefore);

@@ -17,9 +17,9 @@ import {
 } from '../providers/voice-provider.js';
 import { type CallRefusal, refusalToCtc } from './call-refusals.js';
 import type { ClickToCallRepository, IdempotencyRow } from './click-to-call.repository.js';
-import { createRateLimiter, type RateLimitAnswer } from './rate-limit.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { numberPolicyProblems } from './number-policy.js';
+import { createRateLimiter, type RateLimitAnswer } from './rate-limit.js';
 import { checkCallRequestBody, type ParsedBody, parseClickToCallBody } from './request-body.js';
 import { signClickToCall, verifyClickToCallSignature } from './request-signature.js';
 

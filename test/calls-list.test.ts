@@ -243,7 +243,7 @@ describe('GET /v1/calls: filters', () => {
       early?.id,
     ]);
     const empty = await get(`/v1/calls?since=${at(7)}`);
-    expect(empty.body).toEqual({ data: [], nextCursor: null, total: 0 });
+    expect(empty.body).toEqual({ data: [], nextCursor: null, total: 0, totalCapped: false });
   });
 
   it('finds a call placed through POST /v1/calls by its number, direction and status', async () => {
@@ -422,7 +422,7 @@ describe('GET /v1/calls: tenancy', () => {
   it("another organization's filter finds none of these calls, and its total counts only its own", async () => {
     expect((await get('/v1/calls')).body.total).toBe(seeded.length);
     const theirs = await get(`/v1/calls?agentId=${agentA.id}`, stranger);
-    expect(theirs.body).toEqual({ data: [], nextCursor: null, total: 0 });
+    expect(theirs.body).toEqual({ data: [], nextCursor: null, total: 0, totalCapped: false });
     expect((await get('/v1/calls?phone=%2B1415', stranger)).body.total).toBe(0);
     expect((await get(`/v1/calls/${seeded[0]?.id}`, stranger)).status).toBe(404);
   });
@@ -431,7 +431,7 @@ describe('GET /v1/calls: tenancy', () => {
     const page = await get('/v1/calls?limit=2');
     const followed = await get(`/v1/calls?limit=2&cursor=${page.body.nextCursor}`, stranger);
     expect(followed.status).toBe(200);
-    expect(followed.body).toEqual({ data: [], nextCursor: null, total: 0 });
+    expect(followed.body).toEqual({ data: [], nextCursor: null, total: 0, totalCapped: false });
   });
 });
 
@@ -493,6 +493,64 @@ describe('total on the other lists', () => {
       data: [],
       nextCursor: null,
       total: 0,
+    });
+  });
+});
+
+// Decision 0053: the calls list counts at most 10,000 matching calls, so its total costs a bounded
+// read on an organization with millions; above that, `total` is 10,000 and `totalCapped` is true.
+describe('GET /v1/calls total, capped at 10,000', () => {
+  let big: Org;
+  let busy: { id: string };
+  let quiet: { id: string };
+
+  beforeAll(async () => {
+    big = await t.signup();
+    busy = await t.createAgent(big, { name: 'Busy', type: 'outbound' });
+    quiet = await t.createAgent(big, { name: 'Quiet', type: 'outbound' });
+    // 10,000 ended calls of one agent and 1 in progress of another: one statement, not 10,001 requests.
+    await t.db.database.db.execute(sql`
+      insert into calls (id, organization_id, agent_id, provider, direction, to_number, status, variables,
+        collected_data, transcript, created_at, deadline_at)
+      select 'call_cap' || lpad(i::text, 18, '0'), ${big.organization.id}, ${busy.id}, 'simulator', 'outbound',
+        '+1415555' || lpad(i::text, 4, '0'), 'ended', '{}', '{}', '[]',
+        timestamptz '2026-01-10T00:00:00Z' + i * interval '1 second', now() + interval '1 day'
+      from generate_series(1, 10000) i`);
+    await insertCall(big, {
+      agentId: quiet.id,
+      direction: 'outbound',
+      from: '+15555550100',
+      to: '+14155550999',
+      status: 'in_progress',
+      outcome: null,
+      durationSeconds: null,
+      createdAt: at(0),
+    });
+  }, 60_000);
+
+  it('answers 10,000 and totalCapped above 10,000 matching calls', async () => {
+    const answer = await get('/v1/calls?limit=2', big);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ total: 10_000, totalCapped: true });
+    expect(answer.body.data).toHaveLength(2);
+  });
+
+  it('answers the exact count, not capped, at 10,000 and below', async () => {
+    expect((await get(`/v1/calls?limit=1&agentId=${busy.id}`, big)).body).toMatchObject({
+      total: 10_000,
+      totalCapped: false,
+    });
+    expect((await get(`/v1/calls?agentId=${busy.id}&status=ended&since=2026-01-10T02:00:00Z`, big)).body).toMatchObject(
+      {
+        total: 10_000 - 7199,
+        totalCapped: false,
+      },
+    );
+    expect((await get('/v1/calls?status=in_progress', big)).body).toMatchObject({ total: 1, totalCapped: false });
+    expect((await get(`/v1/calls?agentId=${quiet.id}&status=ended`, big)).body).toMatchObject({
+      data: [],
+      total: 0,
+      totalCapped: false,
     });
   });
 });

@@ -340,12 +340,18 @@ export function createCallsRepository(db: Db) {
     },
 
     /**
-     * How many calls the filter keeps, across every page: the list's own condition, counted in SQL.
-     * It reads every matching row's index entry, so on a very large organization an unfiltered
-     * count costs a scan of its part of an index (decision 0041).
+     * How many calls the filter keeps, across every page, counting no further than `atMost`: the
+     * list's own condition, counted in SQL. An exact count reads every matching row's index entry,
+     * 100,000 of them for a large organization; the cap keeps it to a bounded read (decision 0053).
      */
-    async count(organizationId: string, filter: CallFilter): Promise<number> {
-      const rows = await db.select({ n: count() }).from(calls).where(filterCondition(organizationId, filter));
+    async count(organizationId: string, filter: CallFilter, atMost: number): Promise<number> {
+      const matching = db
+        .select({ one: sql`1` })
+        .from(calls)
+        .where(filterCondition(organizationId, filter))
+        .limit(atMost)
+        .as('matching');
+      const rows = await db.select({ n: count() }).from(matching);
       return rows[0]?.n ?? 0;
     },
 

@@ -67,6 +67,12 @@ export interface CallListQuery extends CallFilter {
 export const EXPORT_BATCH = 1000;
 
 /**
+ * GET /v1/calls counts the matching calls up to this many; above it, `total` is this and
+ * `totalCapped` is true ("10,000+"), so a large organization's total costs a bounded read (decision 0053).
+ */
+export const CALL_TOTAL_CAP = 10_000;
+
+/**
  * An ISO 8601 time to the microsecond, as the database keeps times: [milliseconds since the epoch,
  * the microseconds beyond them] (a JavaScript date stops at the millisecond).
  */
@@ -205,14 +211,17 @@ export function createCallsService({
 
   return {
     /** A page of the calls the query's filter keeps, in its sort, with how many it keeps in all. */
-    async list(organizationId: string, query: CallListQuery): Promise<Page<CallView> & { total: number }> {
+    async list(
+      organizationId: string,
+      query: CallListQuery,
+    ): Promise<Page<CallView> & { total: number; totalCapped: boolean }> {
       const limit = query.limit ?? 20;
       const sort = query.sort ?? '-createdAt';
       const filter = filterOf(query);
       const after = query.cursor === undefined ? undefined : decodeCallCursor(query.cursor, sort);
       const [rows, total] = await Promise.all([
         repository.list(organizationId, filter, sort, after, limit + 1),
-        repository.count(organizationId, filter),
+        repository.count(organizationId, filter, CALL_TOTAL_CAP + 1),
       ]);
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
@@ -223,7 +232,8 @@ export function createCallsService({
       return {
         data: page.map(view),
         nextCursor: rows.length > limit && last ? encodeCallCursor(sort, { key: last.sortKey, id: last.id }) : null,
-        total,
+        total: Math.min(total, CALL_TOTAL_CAP),
+        totalCapped: total > CALL_TOTAL_CAP,
       };
     },
 

@@ -1557,8 +1557,10 @@ export interface components {
             data: components["schemas"]["Call"][];
             /** @description Pass back as ?cursor=; null on the last page */
             nextCursor: string | null;
-            /** @description How many rows the filter matches, across every page */
+            /** @description How many calls the filter matches across every page, counted up to 10,000 */
             total: number;
+            /** @description True when more than 10,000 calls match: `total` is then 10,000, a lower bound */
+            totalCapped: boolean;
         };
         Suppression: {
             /** @example dnc_01JD8Y6Q4S */

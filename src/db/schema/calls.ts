@@ -67,8 +67,13 @@ export const calls = pgTable(
     uniqueIndex('calls_provider_call_uq').on(t.provider, t.providerCallId).where(sql`${t.providerCallId} is not null`),
     index('calls_org_id_idx').on(t.organizationId, t.id),
     index('calls_open_deadline_idx').on(t.deadlineAt).where(sql`${t.status} <> 'ended'`),
-    // GET /v1/stats and the calls list's since/until: an organization's calls by creation time.
-    index('calls_org_created_idx').on(t.organizationId, t.createdAt),
+    // GET /v1/stats and the calls list, newest first: an organization's calls by creation time, the
+    // id breaking ties as the list's keyset does, so a cursor is a bound on the index however deep
+    // the page. `status` last: a status filter and the capped total are read from the index alone
+    // (decision 0053).
+    index('calls_org_created_idx').on(t.organizationId, t.createdAt, t.id, t.status),
+    // The calls list filtered by agent (and status), newest first, at any depth (decision 0053).
+    index('calls_org_agent_created_idx').on(t.organizationId, t.agentId, t.createdAt, t.id, t.status),
     // The stats rollup job: every organization's calls of a quarter hour (decision 0040).
     index('calls_created_idx').on(t.createdAt),
     // The calls list filtered by campaign.

@@ -265,7 +265,7 @@ function CallsTable({
   const pager = usePager({ inUrl: true });
   const { data, failure, reload } = useLoad(
     () =>
-      api<Page<Call> & { total?: number }>(
+      api<Page<Call> & { total?: number; totalCapped?: boolean }>(
         'GET',
         withQuery('/v1/calls', { ...filters, cursor: pager.cursor, limit: PAGE_SIZE }),
       ),
@@ -302,8 +302,9 @@ function CallsTable({
       <FormFailure failure={failure} />
       {typeof data.total === 'number' && (
         <p className="list-total" aria-live="polite">
-          {countOf(data.total, 'call', 'calls')}
-          {filtered ? (data.total === 1 ? ' matches these filters' : ' match these filters') : ''}
+          {/* The API stops counting at 10,000 (decision 0053): "10,000+ calls". */}
+          {data.totalCapped ? `${data.total.toLocaleString()}+ calls` : countOf(data.total, 'call', 'calls')}
+          {filtered ? (data.total === 1 && !data.totalCapped ? ' matches these filters' : ' match these filters') : ''}
         </p>
       )}
       {live && <LiveIndicator what="this list" />}

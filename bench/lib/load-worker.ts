@@ -20,6 +20,7 @@ function prepare(spec: LoadSpec): { count: number; get(i: number): Prepared } {
     const fixed = { headers: requests.headers, body: requests.body };
     return { count: Number.POSITIVE_INFINITY, get: () => fixed };
   }
+  if (requests.type === 'templated') return prepareTemplated(requests);
   const size = requests.unique ? spec.maxRequests : requests.pool;
   const prepared = validPhoneNumbers(size, requests.phonesFrom).map((phone) => {
     const body = JSON.stringify({ phone, variables: { name: 'Ada' } });
@@ -35,6 +36,28 @@ function prepare(spec: LoadSpec): { count: number; get(i: number): Prepared } {
   return requests.unique
     ? { count: prepared.length, get: (i) => prepared[i]! }
     : { count: Number.POSITIVE_INFINITY, get: (i) => prepared[i % prepared.length]! };
+}
+
+/** Bodies built as they are sent: thousands of provider reports of 120 KB each would take GBs held at once. */
+function prepareTemplated(requests: Extract<LoadSpec['requests'], { type: 'templated' }>): {
+  count: number;
+  get(i: number): Prepared;
+} {
+  const parts = requests.template.split(requests.placeholder);
+  const { values, retellSignatureKey: key } = requests;
+  if (values.length === 0) throw new Error('a templated load needs at least one value');
+  return {
+    count: requests.cycle ? Number.POSITIVE_INFINITY : values.length,
+    get(i) {
+      const body = parts.join(values[i % values.length]);
+      if (key === undefined) return { headers: requests.headers, body };
+      const at = Date.now();
+      const digest = createHmac('sha256', key)
+        .update(body + at)
+        .digest('hex');
+      return { headers: { ...requests.headers, 'x-retell-signature': `v=${at},d=${digest}` }, body };
+    },
+  };
 }
 
 function percentile(sorted: Float64Array, p: number): number {

@@ -8,7 +8,22 @@ export type LoadRequests =
    * `{"phone": …, "variables": {"name": "Ada"}}` signed with `secret` (header `signature`), a
    * different valid phone number on each request (`unique`), or cycling through `pool` of them.
    */
-  | { type: 'signed'; apiToken: string; secret: string; phonesFrom: number; unique: boolean; pool: number };
+  | { type: 'signed'; apiToken: string; secret: string; phonesFrom: number; unique: boolean; pool: number }
+  /**
+   * A different body per request: `template` with every `placeholder` replaced by the next of
+   * `values` (each used once, or over and over with `cycle`), built as it is sent so that thousands
+   * of large bodies (provider reports) need not be held at once. `retellSignatureKey` adds Retell's
+   * `x-retell-signature` (`v=<ms>,d=<hex HMAC-SHA256 of body + ms>`) computed for each body.
+   */
+  | {
+      type: 'templated';
+      headers: Record<string, string>;
+      template: string;
+      placeholder: string;
+      values: string[];
+      cycle: boolean;
+      retellSignatureKey?: string;
+    };
 
 export interface LoadSpec {
   /** Only http://127.0.0.1:<port> is accepted. */

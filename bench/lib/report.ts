@@ -27,6 +27,11 @@ export interface BenchmarkResult {
 
 export interface Benchmark {
   name: string;
+  /**
+   * Run only when named (`npm run bench -- ten-million`), not by a bare `npm run bench`: a benchmark
+   * that takes most of an hour the first time (filling ten million calls).
+   */
+  onlyWhenNamed?: boolean;
   run(): Promise<BenchmarkResult>;
 }
 

@@ -35,7 +35,10 @@ export async function startSwitchboard(
   nodeFlags: string[] = [],
 ): Promise<RunningSwitchboard> {
   const port = await freePort();
-  const env = serverEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...settings });
+  // A worker (SWITCHBOARD_ROLE=worker) serves /healthz only on SWITCHBOARD_WORKER_PORT: that port, then.
+  const workerPort: Record<string, string> =
+    settings.SWITCHBOARD_ROLE === 'worker' ? { SWITCHBOARD_WORKER_PORT: String(port) } : {};
+  const env = serverEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...workerPort, ...settings });
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (slows it down;
   // summarise with `npx tsx bench/profile-summary.ts <file>`). Figures taken so are not the reference.
   const profileDir = process.env.BENCH_CPU_PROF;
@@ -105,19 +108,25 @@ export interface BenchAgent {
 }
 
 /**
- * A click-to-call agent on the simulator with no scenario (its calls end at once) and no rate
- * limit, so every correctly signed request with a new number starts a call.
+ * A click-to-call agent on the simulator with no scenario (its calls end at once), so every
+ * correctly signed request with a new number starts a call. With no rate limit unless
+ * `rateLimitPerMinute` is given: a limit high enough never to refuse (1,000,000, the maximum) is how
+ * the default agent configuration, which always has a limit, is measured.
  */
-export async function createClickToCallAgent(origin: string, apiKey: string): Promise<BenchAgent> {
+export async function createClickToCallAgent(
+  origin: string,
+  apiKey: string,
+  { rateLimitPerMinute = null }: { rateLimitPerMinute?: number | null } = {},
+): Promise<BenchAgent> {
   const agent = expect<{ id: string; rateLimitPerMinute: unknown; provider: string; simulator: unknown }>(
     await api(origin, 'POST', '/v1/agents', {
       apiKey,
-      body: { name: 'Bench agent', type: 'click_to_call', rateLimitPerMinute: null },
+      body: { name: 'Bench agent', type: 'click_to_call', rateLimitPerMinute },
     }),
     201,
     'create agent',
   );
-  if (agent.rateLimitPerMinute !== null || agent.provider !== 'simulator' || agent.simulator !== null) {
+  if (agent.rateLimitPerMinute !== rateLimitPerMinute || agent.provider !== 'simulator' || agent.simulator !== null) {
     throw new Error(`the agent is not as the benchmark needs it: ${JSON.stringify(agent)}`);
   }
   const credentials = expect<{ apiToken: string; apiSecret: string }>(

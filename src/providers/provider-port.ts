@@ -6,12 +6,14 @@
  * port and the registry, never by its name; a new provider is one folder and one line in
  * `providers.module.ts`.
  */
+
 import type { FastifyInstance } from 'fastify';
 import type { AgentDefinition, VoiceChoice } from '../agents/agent-definition.js';
 import type { CallsService } from '../calls/calls.service.js';
 import type { InboundCalls } from '../calls/inbound-calls.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { FieldProblem } from '../errors.js';
+import type { OutboundClient } from '../lib/outbound-http.js';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
 import type { ClaimedAgent } from './provider-sync.repository.js';
 import type { ProviderTool } from './tool-import.js';
@@ -26,6 +28,8 @@ export interface ProviderHost {
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
   /** `fetch` through the address-guarded pool, for the providers' SDKs. */
   fetch: typeof fetch;
+  /** One request through the same guarded pool, for the requests sent without an SDK (Vapi's `POST /call`). */
+  send: OutboundClient['send'];
   /** Our public base URL: providers call `<publicUrl>/providers/<name>/…`. */
   publicUrl: string;
   changes: ChangeFeed;

@@ -50,6 +50,7 @@ export function createProvidersModule(
   const host: ProviderHost = {
     credentialOf,
     fetch: outbound.fetch,
+    send: (request) => outbound.send(request),
     publicUrl: config.publicUrl,
     changes: database.changes,
     calls,

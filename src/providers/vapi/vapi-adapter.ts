@@ -3,6 +3,7 @@ import type { OpenedProviderCredential } from '../../provider-credentials/provid
 import type { ProviderHost, PublishContext, RealVoiceProvider } from '../provider-port.js';
 import { fromVapiTool } from '../tool-import.js';
 import { vapiAgentProblems } from './vapi-agent-problems.js';
+import { createVapiCall } from './vapi-create-call.js';
 import { bindVapiPhoneNumber, listVapiPhoneNumbers } from './vapi-phone-numbers.js';
 import { createVapiProvider } from './vapi-provider.js';
 import { publishToVapi, removeVapiTool, unpublishFromVapi } from './vapi-publisher.js';
@@ -28,7 +29,11 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
       timeoutInSeconds: 15,
     });
   };
-  const caller = createVapiProvider({ credentialOf: host.credentialOf, vapiClient: clientOf });
+  const caller = createVapiProvider({
+    credentialOf: host.credentialOf,
+    vapiClient: clientOf,
+    createCall: (credential, body) => createVapiCall(host.send, credential, body),
+  });
 
   // Tools detached from the last agent of the account, or deleted: removed at Vapi too.
   async function removeUnusedTools(client: VapiClient, { publishedTools }: PublishContext) {

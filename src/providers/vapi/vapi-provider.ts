@@ -7,6 +7,8 @@ import type { StartCallRequest, StartCallResult, VoiceProvider } from '../voice-
 export interface VapiProviderDeps {
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
   vapiClient: (credential: OpenedProviderCredential) => Promise<VapiClient>;
+  /** `POST /call` (vapi-create-call.ts): the call request itself, without the SDK. */
+  createCall: (credential: OpenedProviderCredential, body: Record<string, unknown>) => Promise<{ id?: string }>;
   /** How long the account's phone numbers are remembered, default 5 minutes. */
   phoneNumbersTtlMs?: number;
   now?: () => number;
@@ -20,6 +22,7 @@ export interface VapiProviderDeps {
 export function createVapiProvider({
   credentialOf,
   vapiClient,
+  createCall,
   phoneNumbersTtlMs = 5 * 60_000,
   now = Date.now,
 }: VapiProviderDeps): VoiceProvider {
@@ -49,13 +52,13 @@ export function createVapiProvider({
         const client = await vapiClient(ready.credential);
         const numberId = await phoneNumberId(client, ready.credential.id, ready.fromNumber);
         if (!numberId) return { ok: false, message: `The Vapi account has no phone number ${ready.fromNumber}` };
-        const call = await client.calls.create({
+        const call = await createCall(ready.credential, {
           assistantId: ready.providerAgentId,
           phoneNumberId: numberId,
           customer: { number: to },
           assistantOverrides: { variableValues: variables, metadata: { switchboardCallId: callId } },
-        } as never);
-        const id = (call as { id?: string }).id;
+        });
+        const id = call.id;
         return id ? { ok: true, providerCallId: id } : { ok: false, message: 'Vapi answered without a call id' };
       } catch (error) {
         return { ok: false, message: `Vapi refused the call: ${describeProviderError(error)}` };

@@ -576,7 +576,7 @@ describe('campaign fields of a call', () => {
     await t.waitForCall(org, answer.body.callId);
     const none = await t.request('GET', '/v1/calls?campaignId=cmp_unknown', { headers: org.auth });
     expect(none.status).toBe(200);
-    expect(none.body).toEqual({ data: [], nextCursor: null, total: 0 });
+    expect(none.body).toEqual({ data: [], nextCursor: null, total: 0, totalCapped: false });
     const tooLong = await t.request('GET', `/v1/calls?campaignId=${'x'.repeat(101)}`, { headers: org.auth });
     expect(tooLong.status).toBe(422);
   });

@@ -115,7 +115,7 @@ describe('the embedded database directory', () => {
     // SIGTERM closes cleanly and releases the lock.
     expect(await restarted.stop('SIGTERM')).toBe(0);
     expect(existsSync(path.join(dataDir, 'switchboard.lock'))).toBe(false);
-  });
+  }, 90_000);
 });
 
 /** Two server processes sharing one fresh PostgreSQL database, stopped and dropped afterwards. */
@@ -357,7 +357,7 @@ describe('the CLI', () => {
       { SWITCHBOARD_DATA_DIR: dataDir },
     );
     expect(await again.exited).toBe(3);
-  });
+  }, 90_000);
 
   it('has --help for every command, with the exit codes, and answers usage errors with 2', async () => {
     // Each run starts its own process: started together, checked in turn.

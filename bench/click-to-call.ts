@@ -22,6 +22,7 @@ import pg from 'pg';
 import { freePort, killAll, rssMb, runIfMain, sleep, startTsChild, waitUntilHealthy } from './lib/children.js';
 import { machineCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs } from './lib/cpu.js';
 import { type LoadResult, type LoadSpec, runLoad } from './lib/load.js';
+import { DISTURBED_PCT } from './lib/paced.js';
 import { type StatementCounts, startCountingProxy } from './lib/pg-count-proxy.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
 import {
@@ -180,8 +181,6 @@ async function idleCpuMsPerSecond(serverPid: number, forMs = 3000): Promise<numb
   return ((await processCpuMs(serverPid)) - before) / ((performance.now() - since) / 1000);
 }
 
-/** At this share of the machine used by other processes, a load is measured again. */
-const DISTURBED_PCT = 10;
 /** How long one run may wait in all for the machine to go quiet before a load. */
 let quietBudgetMs = 30_000;
 
@@ -252,7 +251,7 @@ export function statusNote(result: Measured): string {
     .join(' ');
 }
 
-function throughputRow(
+export function throughputRow(
   name: string,
   result: Measured,
   floor: Measured | null,
@@ -290,13 +289,10 @@ function rejectRow(name: string, result: Measured, floor: Measured, idleMsPerSec
   const refusalCpuUs = Math.max(1, result.serverCpuUs - idleUs);
   const ratio = floor.serverCpuUs / refusalCpuUs;
   return {
-    name,
-    value: result.rps,
-    unit: 'req/s',
+    ...throughputRow(name, result, null),
     ratio,
-    p50Ms: result.p50Ms,
-    p99Ms: result.p99Ms,
     serverCpuUs: refusalCpuUs,
+    postgresCpuUs: undefined,
     target: {
       text: `≥ ${TARGETS.rejectRatio}× floor (CPU per response; answers paced, decision 0029)`,
       pass: ratio >= TARGETS.rejectRatio,

@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { acceptRequests, load, type Measured, measureSteady, statusNote } from './click-to-call.js';
+import { acceptRequests, load, type Measured, measureSteady, throughputRow } from './click-to-call.js';
 import { runIfMain, sleep } from './lib/children.js';
 import { processCpuMs } from './lib/cpu.js';
 import { DISTURBED_PCT, othersNote, startCpuWindow } from './lib/paced.js';
@@ -143,19 +143,9 @@ async function tableSizesMb(client: pg.Client): Promise<string> {
 }
 
 function acceptRow(name: string, result: Measured, baseline?: Measured): Row {
-  const ratio = baseline ? result.rps / baseline.rps : undefined;
   return {
-    name,
-    value: result.rps,
-    unit: 'req/s',
-    ratio,
-    p50Ms: result.p50Ms,
-    p99Ms: result.p99Ms,
-    serverCpuUs: result.serverCpuUs,
+    ...throughputRow(name, result, baseline ?? null, TARGET_RATIO, 'without pruning'),
     postgresCpuUs: result.postgresCpuUs,
-    target:
-      ratio === undefined ? undefined : { text: `≥ ${TARGET_RATIO}× without pruning`, pass: ratio >= TARGET_RATIO },
-    note: statusNote(result),
   };
 }
 

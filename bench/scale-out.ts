@@ -21,6 +21,7 @@ import { acceptRequests } from './click-to-call.js';
 import { type Child, freePort, runIfMain, sleep, startTsChild, waitForOutput } from './lib/children.js';
 import { machineCpuMs, postgresCpuMs, processCpuMs } from './lib/cpu.js';
 import { type LoadResult, type LoadSpec, runLoad } from './lib/load.js';
+import { DISTURBED_PCT } from './lib/paced.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
 import {
   api,
@@ -46,7 +47,6 @@ const INTEGRATIONS = ['a', 'b'] as const;
 /** High enough never to refuse in this load: the agent's limit is on, as every real agent's is. */
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
 /** At this share of the machine used by other processes, a configuration's figures are marked DISTURBED. */
-const DISTURBED_PCT = 10;
 
 const log = (message: string) => process.stderr.write(`[scale-out] ${message}\n`);
 

@@ -17,16 +17,15 @@
  * Run as its own child process by bench/click-to-call.ts: env FLOOR_PORT, FLOOR_SECRET,
  * FLOOR_API_TOKEN, FLOOR_DATABASE_URL (a database of its own; the table is created at start).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { newId } from '../../src/lib/ids.js';
 import { isValidPhone } from '../../src/lib/phone-numbers.js';
+import { listenUntilStopped, readBody, sendJson as send, validHexHmac } from './floor-http.js';
 
 const port = Number(process.env.FLOOR_PORT);
 const secret = process.env.FLOOR_SECRET ?? '';
 const MAX_BODY = 64 * 1024;
-const HEX_DIGEST = /^[0-9a-f]{64}$/;
 const E164 = /^\+[1-9]\d{1,14}$/;
 /** Rows per statement at most, as our batcher's default. */
 const MAX_BATCH = 200;
@@ -145,15 +144,6 @@ const endCall = groupCommit(async (ids: string[]): Promise<undefined[]> => {
 
 let endFailures = 0;
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
 async function accept(
   agent: { id: string; organizationId: string; provider: string },
   phone: string,
@@ -187,30 +177,11 @@ async function accept(
 
 const server = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/healthz') return send(res, 200, { status: 'ok', endFailures });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_BODY) {
-      send(res, 413, { success: false });
-      req.destroy();
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.on('end', () => {
-    if (res.headersSent) return;
+  readBody(req, res, MAX_BODY, (body) => {
     const token = req.headers['api-key'];
     const agent = typeof token === 'string' ? agents.get(token) : undefined;
     if (!agent) return send(res, 401, { success: false, code: 'ctc:002' });
-    const body = Buffer.concat(chunks);
-    const signature = req.headers.signature;
-    const expected = createHmac('sha256', secret).update(body).digest();
-    const valid =
-      typeof signature === 'string' &&
-      HEX_DIGEST.test(signature) &&
-      timingSafeEqual(expected, Buffer.from(signature, 'hex'));
-    if (!valid) return send(res, 403, { success: false, code: 'ctc:006' });
+    if (!validHexHmac(secret, body, req.headers.signature)) return send(res, 403, { success: false, code: 'ctc:006' });
     let parsed: { phone?: unknown; variables?: unknown };
     try {
       parsed = JSON.parse(body.toString('utf8')) as { phone?: unknown; variables?: unknown };
@@ -225,16 +196,4 @@ const server = createServer((req, res) => {
 });
 
 await pool.query(SCHEMA);
-server.listen(port, '127.0.0.1');
-
-function stop(): void {
-  server.close(() => {
-    void pool.end().finally(() => process.exit(0));
-  });
-  server.closeAllConnections();
-}
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-// Stops by itself when the benchmark goes away, or at the latest after 10 minutes.
-process.once('disconnect', stop);
-setTimeout(stop, 10 * 60_000).unref();
+listenUntilStopped(server, port, () => pool.end());

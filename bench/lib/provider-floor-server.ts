@@ -11,22 +11,15 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
+import { listenUntilStopped, readBody, sendJson as send } from './floor-http.js';
 
 const port = Number(process.env.FLOOR_PORT);
 const vapiSecret = process.env.FLOOR_VAPI_SECRET ?? '';
 const retellKey = process.env.FLOOR_RETELL_KEY ?? '';
 const MAX_BODY = 4 * 1024 * 1024;
+const TOO_LARGE = { error: 'too large' };
 const RETELL_SIGNATURE = /^v=(\d{1,16}),d=([0-9a-f]{64})$/i;
 const knownVapiSecrets = new Set([createHash('sha256').update(vapiSecret).digest('hex')]);
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
 
 function vapiAuthentic(secret: string | string[] | undefined): boolean {
   if (typeof secret !== 'string') return false;
@@ -43,23 +36,6 @@ function retellAuthentic(signature: string | string[] | undefined, body: Buffer)
     .update(body.toString('utf8') + match[1])
     .digest();
   return timingSafeEqual(expected, Buffer.from(match[2]!, 'hex'));
-}
-
-function readBody(req: import('node:http').IncomingMessage, res: ServerResponse, then: (body: Buffer) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_BODY) {
-      send(res, 413, { error: 'too large' });
-      req.destroy();
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.on('end', () => {
-    if (!res.headersSent) then(Buffer.concat(chunks));
-  });
 }
 
 function parsed(res: ServerResponse, body: Buffer): void {
@@ -79,26 +55,21 @@ const server = createServer((req, res) => {
   if (req.method === 'POST' && path === '/providers/vapi/webhook') {
     // Our route checks the secret on the headers, before the body is read.
     if (!vapiAuthentic(req.headers['x-vapi-secret'])) return send(res, 401, { error: 'x-vapi-secret does not match' });
-    return readBody(req, res, (body) => parsed(res, body));
+    return readBody(req, res, MAX_BODY, (body) => parsed(res, body), TOO_LARGE);
   }
   if (req.method === 'POST' && path === '/providers/retell/webhook') {
-    return readBody(req, res, (body) =>
-      retellAuthentic(req.headers['x-retell-signature'], body)
-        ? parsed(res, body)
-        : send(res, 401, { error: 'x-retell-signature does not verify' }),
+    return readBody(
+      req,
+      res,
+      MAX_BODY,
+      (body) =>
+        retellAuthentic(req.headers['x-retell-signature'], body)
+          ? parsed(res, body)
+          : send(res, 401, { error: 'x-retell-signature does not verify' }),
+      TOO_LARGE,
     );
   }
   send(res, 404, { error: 'no such route' });
 });
 
-server.listen(port, '127.0.0.1');
-
-function stop(): void {
-  server.close(() => process.exit(0));
-  server.closeAllConnections();
-}
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-// Stops by itself when the benchmark goes away, or at the latest after 10 minutes.
-process.once('disconnect', stop);
-setTimeout(stop, 10 * 60_000).unref();
+listenUntilStopped(server, port);

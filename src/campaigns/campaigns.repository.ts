@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client.js';
+import { type Db, lockOrganizationScope, rowsOf } from '../db/client.js';
 import { campaignAttempts, campaignContacts, campaigns } from '../db/schema/index.js';
 import type { CampaignState, ContactState } from './campaigns.schemas.js';
 
@@ -49,7 +49,7 @@ export function createCampaignsRepository(db: Db) {
      */
     async insert(row: NewCampaignRow, max: number): Promise<CampaignRow | undefined> {
       return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`campaigns:${row.organizationId}`}, 0))`);
+        await lockOrganizationScope(tx, 'campaigns', row.organizationId);
         const [counted] = await tx
           .select({ count: count() })
           .from(campaigns)

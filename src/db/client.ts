@@ -289,3 +289,16 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Holds, until the transaction ends, a lock on one organization's `scope` (its phone numbers, its
+ * campaigns): writes that check a rule across rows no index states (a count budget, a number bound
+ * once) then run one at a time for that organization, in any process.
+ */
+export async function lockOrganizationScope(
+  tx: Pick<Db, 'execute'>,
+  scope: string,
+  organizationId: string,
+): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${scope}:${organizationId}`}, 0))`);
+}

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
-import { type Db, isUniqueViolation, rowsOf } from '../db/client.js';
+import { type Db, isUniqueViolation, lockOrganizationScope, rowsOf } from '../db/client.js';
 import { agents, phoneNumbers } from '../db/schema/index.js';
 import { MAX_PHONE_NUMBERS_PER_ORGANIZATION } from './phone-numbers.schemas.js';
 
@@ -102,7 +102,7 @@ export function createPhoneNumbersRepository(db: Db) {
    * index states.
    */
   const lockOrganization = (tx: Tx, organizationId: string) =>
-    tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`phone_numbers:${organizationId}`}, 0))`);
+    lockOrganizationScope(tx, 'phone_numbers', organizationId);
 
   /** Another live number of the organization with the same E.164 number that already has an agent. */
   async function boundElsewhere(tx: Tx, organizationId: string, number: string, exceptId: string) {

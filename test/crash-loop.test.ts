@@ -41,8 +41,10 @@ const CRASH_ENV = {
   // Retries come fast, and never run out within the test: a delivery must end delivered.
   SWITCHBOARD_RETRY_SCHEDULE: Array.from({ length: 30 }, () => '0.3').join(','),
   // A claim held by a killed process lapses after this (50 s in production). Well over the slow
-  // receiver's answers, even on busy cores: a live process must not reclaim an attempt under way.
-  SWITCHBOARD_DELIVERY_LEASE_SECONDS: '3',
+  // receiver's answers and the recording of their completion, even on busy cores (3 s was not: on
+  // PGlite beside another test run, an attempt recorded late was claimed again by the live process),
+  // since a live process must not reclaim an attempt under way.
+  SWITCHBOARD_DELIVERY_LEASE_SECONDS: '10',
   SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
   SWITCHBOARD_PUBLISH_INTERVAL_MS: '100',
 };

@@ -1,28 +1,32 @@
 /**
  * Provider traffic (docs/benchmarks.md, issue 20): Vapi's end-of-call reports POSTed to
- * `/providers/vapi/webhook`, each ending an open call of an agent with a webhook integration, so
- * each queues one outcome delivery to a receiver on loopback. A server started as the README starts
- * it, on PostgreSQL and on PGlite:
- *  - the floor: bare `node:http` (bench/lib/provider-floor-server.ts) checking `x-vapi-secret` as
- *    our route does and `JSON.parse`ing the same body, in its own process;
+ * `/providers/vapi/webhook`, and Retell's `call_analyzed` to `/providers/retell/webhook`, each
+ * ending an open call of an agent with a webhook integration, so each queues one outcome delivery
+ * to a receiver on loopback. A server started as the README starts it, on PostgreSQL and on PGlite:
+ *  - the floor: bare `node:http` (bench/lib/provider-floor-server.ts) checking `x-vapi-secret`, or
+ *    Retell's `x-retell-signature`, as our routes do and `JSON.parse`ing the same body, in its own process;
  *  - reports ingested per second at full speed (load generator, 50 connections, each report a
  *    different call), against the floor; and the CPU per report, its delivery included;
  *  - reports at a steady 200 a second (open loop): from the report sent to the customer's receiver
  *    answering its outcome delivery, p50 and p99. Both times on this process's clock (the receiver
  *    is in this process).
- * The reports are as large as a real 3-minute call's (test/helpers/vapi-report.ts, 120 KB). The
- * open calls are placed the way customers place them: click to call against a local fake Vapi
- * (bench/lib/fake-vapi.ts), which gives each its Vapi call and our id in its metadata, as Vapi's
- * reports carry it. Outbound requests may reach loopback (SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=true);
+ * The reports are as large as a real 3-minute call's (test/helpers/vapi-report.ts, 120 KB;
+ * test/helpers/retell-report.ts, 61 KB). The open calls are placed the way customers place them:
+ * click to call against a local fake Vapi (bench/lib/fake-vapi.ts) or Retell
+ * (test/helpers/fake-retell.ts), which gives each its provider call and our id in its metadata, as
+ * the reports carry it. Outbound requests may reach loopback (SWITCHBOARD_ALLOW_PRIVATE_NETWORKS=true);
  * otherwise the default configuration.
  *
  * Run alone: npx tsx bench/provider-traffic.ts (after npm run build), or npm run bench -- provider-traffic.
+ * BENCH_PROVIDERS=vapi (or retell) measures one provider alone.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { startFakeRetell } from '../test/helpers/fake-retell.js';
+import { retellCallAnalyzed } from '../test/helpers/retell-report.js';
 import { vapiEndOfCallReport } from '../test/helpers/vapi-report.js';
 import { acceptRequests, load, type Measured, measureSteady, statusNote } from './click-to-call.js';
 import { freePort, killAll, runIfMain, sleep, startTsChild, waitUntilHealthy } from './lib/children.js';
@@ -30,11 +34,12 @@ import { benchEngines, ENGINE_LABEL, type Engine } from './lib/database.js';
 import { startBenchFakeVapi } from './lib/fake-vapi.js';
 import { type LoadSpec, runLoad } from './lib/load.js';
 import { othersNote, percentile, sendAtPace, startCpuWindow } from './lib/paced.js';
-import { createVapiAgent, serverSettings, type VapiBenchAgent } from './lib/provider-setup.js';
+import { createRetellAgent, createVapiAgent, serverSettings } from './lib/provider-setup.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
-import { signup, startSwitchboard } from './lib/switchboard.js';
+import { type BenchAgent, signup, startSwitchboard } from './lib/switchboard.js';
 
-const WEBHOOK = '/providers/vapi/webhook';
+const VAPI_WEBHOOK = '/providers/vapi/webhook';
+const RETELL_WEBHOOK = '/providers/retell/webhook';
 const FROM_NUMBER = '+14155550100';
 const PLACEHOLDER = '__SWITCHBOARD_CALL_ID__';
 const REPORT_MINUTES = 3;
@@ -80,68 +85,164 @@ async function startReceiver(): Promise<{
   };
 }
 
-/** A 3-minute call's end-of-call report as text, our call id replaced by `PLACEHOLDER`. */
-function reportTemplate(): string {
-  return JSON.stringify(
+type ProviderName = 'vapi' | 'retell';
+const PROVIDER_LABEL: Record<ProviderName, string> = { vapi: 'Vapi', retell: 'Retell' };
+/** The rows' names for each provider's reports. */
+const REPORTS_NAME: Record<ProviderName, string> = {
+  vapi: 'Vapi end-of-call reports',
+  retell: 'Retell call_analyzed reports',
+};
+
+/** How one provider's reports reach a server: the path, the body (our call id a placeholder), the authentication. */
+interface Reports {
+  path: string;
+  template: string;
+  /** The load generator's requests, one report per call id (or round and round with `cycle`). */
+  requests(callIds: string[], cycle: boolean): LoadSpec['requests'];
+  /** The headers of one report with this body, for the paced sends. */
+  headers(body: string): Record<string, string>;
+}
+
+/** Vapi's end-of-call report of a 3-minute call, our call id replaced by `PLACEHOLDER`, with its secret header. */
+function vapiReports(secret: string): Reports {
+  const headers = { 'content-type': 'application/json', 'x-vapi-secret': secret };
+  const template = JSON.stringify(
     vapiEndOfCallReport(REPORT_MINUTES, {
       id: 'vapi-call-bench',
       assistantOverrides: { metadata: { switchboardCallId: PLACEHOLDER } },
     }),
   );
-}
-
-function reportRequests(secret: string, callIds: string[], cycle: boolean): LoadSpec['requests'] {
   return {
-    type: 'templated',
-    headers: { 'content-type': 'application/json', 'x-vapi-secret': secret },
-    template: reportTemplate(),
-    placeholder: PLACEHOLDER,
-    values: callIds,
-    cycle,
+    path: VAPI_WEBHOOK,
+    template,
+    requests: (values, cycle) => ({ type: 'templated', headers, template, placeholder: PLACEHOLDER, values, cycle }),
+    headers: () => headers,
   };
 }
 
-const reportLoad = (origin: string, requests: LoadSpec['requests'], maxRequests: number): LoadSpec => ({
-  ...load(origin, requests, 200, maxRequests),
-  path: WEBHOOK,
+/** A 3-minute call's `call_analyzed`, our call id replaced by `PLACEHOLDER`, signed with `key` as Retell signs. */
+function retellReports(key: string, path: string): Reports {
+  const headers = { 'content-type': 'application/json' };
+  const template = JSON.stringify(
+    retellCallAnalyzed(REPORT_MINUTES, {
+      call_id: 'retell-call-bench',
+      agent_id: 'agent_bench',
+      metadata: { switchboardCallId: PLACEHOLDER },
+    }),
+  );
+  return {
+    path,
+    template,
+    requests: (values, cycle) => ({
+      type: 'templated',
+      headers,
+      template,
+      placeholder: PLACEHOLDER,
+      values,
+      cycle,
+      retellSignatureKey: key,
+    }),
+    headers(body) {
+      const at = Date.now();
+      const digest = createHmac('sha256', key)
+        .update(body + at)
+        .digest('hex');
+      return { ...headers, 'x-retell-signature': `v=${at},d=${digest}` };
+    },
+  };
+}
+
+const reportLoad = (origin: string, reports: Reports, callIds: string[], cycle: boolean, maxRequests: number) => ({
+  ...load(origin, reports.requests(callIds, cycle), 200, maxRequests),
+  path: reports.path,
 });
 
-async function measureFloor(): Promise<Measured> {
+async function measureFloor(provider: ProviderName): Promise<Measured> {
   const port = await freePort();
-  const secret = `vapi_floor_${randomBytes(16).toString('hex')}`;
+  const secret = `${provider}_floor_${randomBytes(16).toString('hex')}`;
   const floor = startTsChild('lib/provider-floor-server.ts', 'provider floor server', {
     ...process.env,
     FLOOR_PORT: String(port),
-    FLOOR_VAPI_SECRET: secret,
+    ...(provider === 'vapi' ? { FLOOR_VAPI_SECRET: secret } : { FLOOR_RETELL_KEY: secret }),
   });
   try {
     const origin = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(`${origin}/healthz`, floor, performance.now(), 30_000);
-    log('floor: bare node:http, x-vapi-secret + JSON.parse');
+    log(`floor: bare node:http, ${provider === 'vapi' ? 'x-vapi-secret' : 'x-retell-signature'} + JSON.parse`);
+    const reports = provider === 'vapi' ? vapiReports(secret) : retellReports(secret, RETELL_WEBHOOK);
     const ids = Array.from({ length: 100 }, (_, i) => `call_floor_${i}`);
-    return await measureSteady(() => reportLoad(origin, reportRequests(secret, ids, true), 1_000_000), floor.pid);
+    return await measureSteady(() => reportLoad(origin, reports, ids, true, 1_000_000), floor.pid);
   } finally {
     await floor.stop();
   }
 }
 
-/** Places `count` calls by click to call; returns our ids of them, as the fake Vapi received them. */
+/** A provider on loopback and an agent on it, as one benchmark run needs them. */
+interface ProviderSetup {
+  agent: BenchAgent;
+  reports: Reports;
+  /** Our ids of the calls placed at the provider so far, in the order they arrived. */
+  placedIds(): string[];
+  close(): Promise<void>;
+}
+
+async function setUpProvider(
+  provider: ProviderName,
+  origin: string,
+  apiKey: string,
+  integrationUrl: string,
+): Promise<ProviderSetup> {
+  if (provider === 'vapi') {
+    const vapi = await startBenchFakeVapi(FROM_NUMBER);
+    try {
+      const agent = await createVapiAgent(origin, apiKey, vapi, { fromNumber: FROM_NUMBER, integrationUrl });
+      return {
+        agent,
+        reports: vapiReports(agent.webhookSecret),
+        placedIds: () => vapi.calls.map((call) => call.switchboardCallId),
+        close: () => vapi.close(),
+      };
+    } catch (error) {
+      await vapi.close();
+      throw error;
+    }
+  }
+  // Retell's fake checks each request against Retell's published schema: a cost of this process,
+  // paid while the calls are placed, before anything is measured.
+  const retell = await startFakeRetell({ phoneNumbers: [FROM_NUMBER] });
+  try {
+    const agent = await createRetellAgent(origin, apiKey, retell, { fromNumber: FROM_NUMBER, integrationUrl });
+    return {
+      agent,
+      reports: retellReports(agent.signingKey, agent.webhookPath),
+      placedIds: () =>
+        [...retell.calls.values()].map((call) =>
+          String((call.metadata as { switchboardCallId?: string }).switchboardCallId),
+        ),
+      close: () => retell.close(),
+    };
+  } catch (error) {
+    await retell.close();
+    throw error;
+  }
+}
+
+/** Places `count` calls by click to call; returns our ids of them, as the provider received them. */
 async function placeCalls(
   origin: string,
-  agent: VapiBenchAgent,
-  vapi: Awaited<ReturnType<typeof startBenchFakeVapi>>,
+  provider: ProviderSetup,
   count: number,
   phonesFrom: number,
 ): Promise<string[]> {
-  const before = vapi.calls.length;
+  const before = provider.placedIds().length;
   const spec: LoadSpec = {
-    ...load(origin, acceptRequests(agent, phonesFrom), 200, count),
+    ...load(origin, acceptRequests(provider.agent, phonesFrom), 200, count),
     warmupMs: 0,
     durationMs: 300_000,
   };
   const placed = await runLoad(spec);
   // On a busy machine a few requests may fail (a statement timeout is ctc:002): the calls placed are enough.
-  const ids = vapi.calls.slice(before).map((call) => call.switchboardCallId);
+  const ids = provider.placedIds().slice(before);
   if (ids.length < count * 0.95)
     throw new Error(`placing calls: ${JSON.stringify(placed.statuses)} ${JSON.stringify(placed.samples)}`);
   return ids;
@@ -172,40 +273,47 @@ async function waitForDeliveriesToSettle(receiver: { count(): number }): Promise
   }
 }
 
-async function measureEngine(engine: Engine, floor: Measured, rows: Row[], notes: string[]): Promise<void> {
+async function measureEngine(
+  providerName: ProviderName,
+  engine: Engine,
+  floor: Measured,
+  rows: Row[],
+  notes: string[],
+): Promise<void> {
   const label = ENGINE_LABEL[engine];
+  const reportsName = REPORTS_NAME[providerName];
   const { settings, drop } = await serverSettings(engine, 'reports');
-  const vapi = await startBenchFakeVapi(FROM_NUMBER);
   const receiver = await startReceiver();
   try {
     const server = await startSwitchboard(`switchboard (${label})`, settings);
+    let provider: ProviderSetup | undefined;
     try {
       const apiKey = await signup(server.origin);
-      const agent = await createVapiAgent(server.origin, apiKey, vapi, {
-        fromNumber: FROM_NUMBER,
-        integrationUrl: `${receiver.url}/hooks/bench`,
-      });
+      provider = await setUpProvider(providerName, server.origin, apiKey, `${receiver.url}/hooks/bench`);
+      const { reports } = provider;
       const paced = PACED_PER_SECOND * (PACED_WARMUP_SECONDS + PACED_SECONDS);
       const total = 2 * PER_ATTEMPT + paced;
-      log(`${label}: placing ${total} calls by click to call`);
+      log(`${label}: placing ${total} calls by click to call on ${PROVIDER_LABEL[providerName]}`);
       const placeStarted = performance.now();
-      const callIds = await placeCalls(server.origin, agent, vapi, total, engine === 'postgresql' ? 0 : 20_000_000);
+      const callIds = await placeCalls(server.origin, provider, total, engine === 'postgresql' ? 0 : 20_000_000);
       notes.push(
-        `${label}: ${callIds.length} open calls placed by click to call (fake Vapi) in ${((performance.now() - placeStarted) / 1000).toFixed(1)} s before the reports.`,
+        `${label}: ${callIds.length} open calls placed by click to call (fake ${PROVIDER_LABEL[providerName]}) in ${((performance.now() - placeStarted) / 1000).toFixed(1)} s before the reports.`,
       );
 
       // The last `paced` calls for the paced run; the rest shared out between the full-speed attempts.
       const pacedIds = callIds.slice(-paced);
       const perAttempt = Math.floor((callIds.length - paced) / 2);
       // Full speed: each report a call not yet ended; a disturbed attempt is repeated with new calls.
-      log(`${label}: reports at full speed`);
+      log(`${label}: ${reportsName} at full speed`);
       const deliveredBefore = receiver.count();
       const stopCpu = await startCpuWindow(server.child.pid);
       const full = await measureSteady(
         (attempt) =>
           reportLoad(
             server.origin,
-            reportRequests(agent.webhookSecret, callIds.slice(attempt * perAttempt, (attempt + 1) * perAttempt), false),
+            reports,
+            callIds.slice(attempt * perAttempt, (attempt + 1) * perAttempt),
+            false,
             perAttempt,
           ),
         server.child.pid,
@@ -215,7 +323,7 @@ async function measureEngine(engine: Engine, floor: Measured, rows: Row[], notes
       const cpu = await stopCpu();
       const delivered = receiver.count() - deliveredBefore;
       rows.push({
-        name: `Vapi end-of-call reports ingested, full speed (${label})`,
+        name: `${reportsName} ingested, full speed (${label})`,
         value: full.rps,
         unit: 'req/s',
         ratio: full.rps / floor.rps,
@@ -227,12 +335,12 @@ async function measureEngine(engine: Engine, floor: Measured, rows: Row[], notes
         note: statusNote(full),
       });
       notes.push(
-        `${label}: CPU per report with its outcome delivery, from the first report to the last delivery (${delivered} delivered${drained ? '' : ', NOT all within 120 s'}): server ${Math.round((cpu.serverMs * 1000) / Math.max(1, delivered))} µs${engine === 'postgresql' ? `, postgres processes ${Math.round((cpu.postgresMs * 1000) / Math.max(1, delivered))} µs` : ''}. ${othersNote(cpu.othersPct)}`,
+        `${label}: CPU per ${PROVIDER_LABEL[providerName]} report with its outcome delivery, from the first report to the last delivery (${delivered} delivered${drained ? '' : ', NOT all within 120 s'}): server ${Math.round((cpu.serverMs * 1000) / Math.max(1, delivered))} µs${engine === 'postgresql' ? `, postgres processes ${Math.round((cpu.postgresMs * 1000) / Math.max(1, delivered))} µs` : ''}. ${othersNote(cpu.othersPct)}`,
       );
 
       // 200 a second, open loop: report sent → the receiver has the outcome.
-      log(`${label}: ${PACED_PER_SECOND} reports/s`);
-      const template = reportTemplate().split(PLACEHOLDER);
+      log(`${label}: ${PACED_PER_SECOND} ${reportsName}/s`);
+      const template = reports.template.split(PLACEHOLDER);
       const pool = new Pool(server.origin, { connections: 32, headersTimeout: 10_000, bodyTimeout: 10_000 });
       const sentAt = new Map<string, number>();
       const statuses: Record<string, number> = {};
@@ -243,9 +351,9 @@ async function measureEngine(engine: Engine, floor: Measured, rows: Row[], notes
         sentAt.set(callId, performance.now());
         const response = await pool
           .request({
-            path: WEBHOOK,
+            path: reports.path,
             method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-vapi-secret': agent.webhookSecret },
+            headers: reports.headers(body),
             body,
           })
           .catch((error: Error) => ({ statusCode: `error:${error.name}`, body: undefined }));
@@ -271,7 +379,7 @@ async function measureEngine(engine: Engine, floor: Measured, rows: Row[], notes
           .map(([status, n]) => `${status}×${n}`)
           .join(' ');
         rows.push({
-          name: `${PACED_PER_SECOND} reports/s, report sent → receiver has the outcome (${label})`,
+          name: `${PACED_PER_SECOND} ${providerName === 'vapi' ? 'reports' : reportsName}/s, report sent → receiver has the outcome (${label})`,
           value: latencies.length / PACED_SECONDS,
           unit: 'req/s',
           p50Ms: percentile(latencies, 0.5),
@@ -287,12 +395,18 @@ async function measureEngine(engine: Engine, floor: Measured, rows: Row[], notes
       }
     } finally {
       await server.child.stop(15_000);
+      await provider?.close();
     }
   } finally {
     await receiver.close();
-    await vapi.close();
     await drop();
   }
+}
+
+/** BENCH_PROVIDERS=vapi,retell (the default: both). */
+function benchProviders(): ProviderName[] {
+  const names = (process.env.BENCH_PROVIDERS ?? 'vapi,retell').toLowerCase().split(',');
+  return (['vapi', 'retell'] as const).filter((name) => names.includes(name));
 }
 
 export const providerTraffic: Benchmark = {
@@ -301,30 +415,38 @@ export const providerTraffic: Benchmark = {
     const rows: Row[] = [];
     const notes: string[] = [];
     const failures: string[] = [];
-    let floor: Measured;
-    try {
-      floor = await measureFloor();
-    } catch (error) {
-      killAll();
-      return { name: 'provider-traffic', rows, notes, failures: [`floor: ${String(error)}`] };
-    }
-    rows.push({
-      name: 'floor: node:http + x-vapi-secret + JSON.parse of the report',
-      value: floor.rps,
-      unit: 'req/s',
-      ratio: 1,
-      p50Ms: floor.p50Ms,
-      p99Ms: floor.p99Ms,
-      serverCpuUs: floor.serverCpuUs,
-      note: statusNote(floor),
-    });
-    for (const engine of benchEngines()) {
+    for (const provider of benchProviders()) {
+      let floor: Measured;
       try {
-        await measureEngine(engine, floor, rows, notes);
+        floor = await measureFloor(provider);
       } catch (error) {
-        failures.push(`${ENGINE_LABEL[engine]}: ${error instanceof Error ? error.message : String(error)}`);
-      } finally {
         killAll();
+        failures.push(`${PROVIDER_LABEL[provider]} floor: ${String(error)}`);
+        continue;
+      }
+      rows.push({
+        name:
+          provider === 'vapi'
+            ? 'floor: node:http + x-vapi-secret + JSON.parse of the report'
+            : 'floor: node:http + x-retell-signature + JSON.parse of the call_analyzed',
+        value: floor.rps,
+        unit: 'req/s',
+        ratio: 1,
+        p50Ms: floor.p50Ms,
+        p99Ms: floor.p99Ms,
+        serverCpuUs: floor.serverCpuUs,
+        note: statusNote(floor),
+      });
+      for (const engine of benchEngines()) {
+        try {
+          await measureEngine(provider, engine, floor, rows, notes);
+        } catch (error) {
+          failures.push(
+            `${PROVIDER_LABEL[provider]}, ${ENGINE_LABEL[engine]}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        } finally {
+          killAll();
+        }
       }
     }
     const statuses = rows.filter((row) => row.note).map((row) => `${row.name}: ${row.note}`);

@@ -12,6 +12,7 @@ import {
   vapiToolResults,
 } from '../src/providers/vapi/vapi-mapper.js';
 import { publishedEnum, publishedSchema } from './helpers/openapi.js';
+import { retellCallAnalyzed } from './helpers/retell-report.js';
 
 const OUTCOMES = ['SOLD', 'INTERESTED', 'NOT_INTERESTED', 'COMPLETED'];
 
@@ -260,6 +261,21 @@ describe('Retell calls', () => {
   it('the fixture keeps the published shape', () => {
     const validate = publishedSchema('retell', 'V2PhoneCallResponse');
     expect(validate(retellCall), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("the benchmark's 3-minute call_analyzed keeps the published shape, and ends its call with its outcome", () => {
+    const { call } = retellCallAnalyzed(3, {
+      call_id: 'rc_1',
+      agent_id: 'agent_1',
+      metadata: { switchboardCallId: 'call_x' },
+    }) as {
+      call: Record<string, unknown>;
+    };
+    const validate = publishedSchema('retell', 'V2PhoneCallResponse');
+    expect(validate(call), JSON.stringify(validate.errors)).toBe(true);
+    const ended = retellEndedEvent(call, 'call_x', OUTCOMES);
+    expect(ended).toMatchObject({ outcome: 'SOLD', durationSeconds: 180, endedReason: 'user_hangup' });
+    expect(ended.transcript).toHaveLength(41);
   });
 
   it('turns a call_analyzed call into our end, and call_started into the answer', () => {

@@ -75,6 +75,55 @@ async function expectStatus<T>(
   return response.body as T;
 }
 
+/** Waits until the agent is published at its provider (`providerSync.state` is `synced`), at most 30 s. */
+async function waitUntilPublished(origin: string, apiKey: string, agentId: string): Promise<void> {
+  const since = performance.now();
+  for (;;) {
+    const current = await expectStatus<{ providerSync?: { state?: string; error?: unknown } }>(
+      api(origin, 'GET', `/v1/agents/${agentId}`, { apiKey }),
+      200,
+      'read the agent',
+    );
+    if (current.providerSync?.state === 'synced') return;
+    if (performance.now() - since > 30_000)
+      throw new Error(`the agent was not published within 30 s: ${JSON.stringify(current.providerSync)}`);
+    await sleep(100);
+  }
+}
+
+/** A webhook integration of the agent to `url`, and the agent's click-to-call credentials. */
+async function integrateAndCredentials(
+  origin: string,
+  apiKey: string,
+  agentId: string,
+  integrationUrl: string | undefined,
+): Promise<{ apiToken: string; apiSecret: string }> {
+  if (integrationUrl) {
+    await expectStatus(
+      api(origin, 'POST', `/v1/agents/${agentId}/integrations`, {
+        apiKey,
+        body: { url: integrationUrl, authorization: 'tok_bench_0123456789' },
+      }),
+      201,
+      'create the integration',
+    );
+  }
+  await waitUntilPublished(origin, apiKey, agentId);
+  return expectStatus<{ apiToken: string; apiSecret: string }>(
+    api(origin, 'GET', `/v1/agents/${agentId}/credentials`, { apiKey }),
+    200,
+    'credentials',
+  );
+}
+
+/** The agent's configuration in the provider benchmarks: the default, with a rate limit that never refuses. */
+const BENCH_AGENT = {
+  type: 'click_to_call',
+  prompt: 'Call {{name}} about the quote they asked for.',
+  firstMessage: 'Hi {{name}}!',
+  rateLimitPerMinute: 1_000_000,
+} as const;
+
 export interface VapiBenchAgent extends BenchAgent {
   /** The `x-vapi-secret` Vapi sends back (the credential's webhook secret). */
   webhookSecret: string;
@@ -104,45 +153,65 @@ export async function createVapiAgent(
     api(origin, 'POST', '/v1/agents', {
       apiKey,
       body: {
+        ...BENCH_AGENT,
         name: 'Bench Vapi agent',
-        type: 'click_to_call',
         provider: 'vapi',
         providerCredentialId: credential.id,
         fromNumber,
-        prompt: 'Call {{name}} about the quote they asked for.',
-        firstMessage: 'Hi {{name}}!',
-        rateLimitPerMinute: 1_000_000,
       },
     }),
     201,
     'create the Vapi agent',
   );
-  if (integrationUrl) {
-    await expectStatus(
-      api(origin, 'POST', `/v1/agents/${agent.id}/integrations`, {
-        apiKey,
-        body: { url: integrationUrl, authorization: 'tok_bench_0123456789' },
-      }),
-      201,
-      'create the integration',
-    );
-  }
-  const since = performance.now();
-  for (;;) {
-    const current = await expectStatus<{ providerSync?: { state?: string; error?: unknown } }>(
-      api(origin, 'GET', `/v1/agents/${agent.id}`, { apiKey }),
-      200,
-      'read the agent',
-    );
-    if (current.providerSync?.state === 'synced') break;
-    if (performance.now() - since > 30_000)
-      throw new Error(`the agent was not published within 30 s: ${JSON.stringify(current.providerSync)}`);
-    await sleep(100);
-  }
-  const credentials = await expectStatus<{ apiToken: string; apiSecret: string }>(
-    api(origin, 'GET', `/v1/agents/${agent.id}/credentials`, { apiKey }),
-    200,
-    'credentials',
-  );
+  const credentials = await integrateAndCredentials(origin, apiKey, agent.id, integrationUrl);
   return { agentId: agent.id, apiToken: credentials.apiToken, apiSecret: credentials.apiSecret, webhookSecret };
+}
+
+export interface RetellBenchAgent extends BenchAgent {
+  /** The key Retell signs its webhooks with (the credential's API key). */
+  signingKey: string;
+  /** Our webhook's path for the credential, as the published agent has it. */
+  webhookPath: string;
+}
+
+/**
+ * A Retell credential on `retell` (a local fake Retell), and a click-to-call agent on it configured as
+ * createVapiAgent's, published; with `integrationUrl`, a webhook integration to it.
+ */
+export async function createRetellAgent(
+  origin: string,
+  apiKey: string,
+  retell: { url: string; apiKey: string },
+  { fromNumber, integrationUrl }: { fromNumber: string; integrationUrl?: string },
+): Promise<RetellBenchAgent> {
+  const credential = await expectStatus<{ id: string }>(
+    api(origin, 'POST', '/v1/provider-credentials', {
+      apiKey,
+      body: { provider: 'retell', name: 'Retell', apiKey: retell.apiKey, baseUrl: retell.url },
+    }),
+    201,
+    'create the Retell credential',
+  );
+  const agent = await expectStatus<{ id: string }>(
+    api(origin, 'POST', '/v1/agents', {
+      apiKey,
+      body: {
+        ...BENCH_AGENT,
+        name: 'Bench Retell agent',
+        provider: 'retell',
+        providerCredentialId: credential.id,
+        fromNumber,
+      },
+    }),
+    201,
+    'create the Retell agent',
+  );
+  const credentials = await integrateAndCredentials(origin, apiKey, agent.id, integrationUrl);
+  return {
+    agentId: agent.id,
+    apiToken: credentials.apiToken,
+    apiSecret: credentials.apiSecret,
+    signingKey: retell.apiKey,
+    webhookPath: `/providers/retell/webhook?credential=${credential.id}`,
+  };
 }

@@ -20,7 +20,7 @@
  * Run alone: npx tsx bench/provider-traffic.ts (after npm run build), or npm run bench -- provider-traffic.
  * BENCH_PROVIDERS=vapi (or retell) measures one provider alone.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +36,7 @@ import { type LoadSpec, runLoad } from './lib/load.js';
 import { othersNote, percentile, sendAtPace, startCpuWindow } from './lib/paced.js';
 import { createRetellAgent, createVapiAgent, serverSettings } from './lib/provider-setup.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
+import { retellSignature } from './lib/retell-signature.js';
 import { type BenchAgent, signup, startSwitchboard } from './lib/switchboard.js';
 
 const VAPI_WEBHOOK = '/providers/vapi/webhook';
@@ -142,13 +143,7 @@ function retellReports(key: string, path: string): Reports {
       cycle,
       retellSignatureKey: key,
     }),
-    headers(body) {
-      const at = Date.now();
-      const digest = createHmac('sha256', key)
-        .update(body + at)
-        .digest('hex');
-      return { ...headers, 'x-retell-signature': `v=${at},d=${digest}` };
-    },
+    headers: (body) => ({ ...headers, 'x-retell-signature': retellSignature(key, body) }),
   };
 }
 

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import type { LoadResult, LoadSpec } from './load.js';
 import { validPhoneNumbers } from './phones.js';
+import { retellSignature } from './retell-signature.js';
 
 interface Prepared {
   headers: Record<string, string>;
@@ -51,11 +52,7 @@ function prepareTemplated(requests: Extract<LoadSpec['requests'], { type: 'templ
     get(i) {
       const body = parts.join(values[i % values.length]);
       if (key === undefined) return { headers: requests.headers, body };
-      const at = Date.now();
-      const digest = createHmac('sha256', key)
-        .update(body + at)
-        .digest('hex');
-      return { headers: { ...requests.headers, 'x-retell-signature': `v=${at},d=${digest}` }, body };
+      return { headers: { ...requests.headers, 'x-retell-signature': retellSignature(key, body) }, body };
     },
   };
 }

@@ -91,31 +91,6 @@ async function waitUntilPublished(origin: string, apiKey: string, agentId: strin
   }
 }
 
-/** A webhook integration of the agent to `url`, and the agent's click-to-call credentials. */
-async function integrateAndCredentials(
-  origin: string,
-  apiKey: string,
-  agentId: string,
-  integrationUrl: string | undefined,
-): Promise<{ apiToken: string; apiSecret: string }> {
-  if (integrationUrl) {
-    await expectStatus(
-      api(origin, 'POST', `/v1/agents/${agentId}/integrations`, {
-        apiKey,
-        body: { url: integrationUrl, authorization: 'tok_bench_0123456789' },
-      }),
-      201,
-      'create the integration',
-    );
-  }
-  await waitUntilPublished(origin, apiKey, agentId);
-  return expectStatus<{ apiToken: string; apiSecret: string }>(
-    api(origin, 'GET', `/v1/agents/${agentId}/credentials`, { apiKey }),
-    200,
-    'credentials',
-  );
-}
-
 /** The agent's configuration in the provider benchmarks: the default, with a rate limit that never refuses. */
 const BENCH_AGENT = {
   type: 'click_to_call',
@@ -123,6 +98,56 @@ const BENCH_AGENT = {
   firstMessage: 'Hi {{name}}!',
   rateLimitPerMinute: 1_000_000,
 } as const;
+
+/**
+ * A provider credential (`credential`, the body of `POST /v1/provider-credentials`) and a
+ * click-to-call agent on it, published (waits until its `providerSync` is `synced`); with
+ * `integrationUrl`, a webhook integration to it. The agent's click-to-call credentials, and the
+ * provider credential's id.
+ */
+async function createProviderAgent(
+  origin: string,
+  apiKey: string,
+  credential: { provider: 'vapi' | 'retell'; name: string } & Record<string, string>,
+  { fromNumber, integrationUrl }: { fromNumber: string; integrationUrl?: string },
+): Promise<BenchAgent & { credentialId: string }> {
+  const { id: credentialId } = await expectStatus<{ id: string }>(
+    api(origin, 'POST', '/v1/provider-credentials', { apiKey, body: credential }),
+    201,
+    `create the ${credential.name} credential`,
+  );
+  const agent = await expectStatus<{ id: string }>(
+    api(origin, 'POST', '/v1/agents', {
+      apiKey,
+      body: {
+        ...BENCH_AGENT,
+        name: `Bench ${credential.name} agent`,
+        provider: credential.provider,
+        providerCredentialId: credentialId,
+        fromNumber,
+      },
+    }),
+    201,
+    `create the ${credential.name} agent`,
+  );
+  if (integrationUrl) {
+    await expectStatus(
+      api(origin, 'POST', `/v1/agents/${agent.id}/integrations`, {
+        apiKey,
+        body: { url: integrationUrl, authorization: 'tok_bench_0123456789' },
+      }),
+      201,
+      'create the integration',
+    );
+  }
+  await waitUntilPublished(origin, apiKey, agent.id);
+  const { apiToken, apiSecret } = await expectStatus<{ apiToken: string; apiSecret: string }>(
+    api(origin, 'GET', `/v1/agents/${agent.id}/credentials`, { apiKey }),
+    200,
+    'credentials',
+  );
+  return { agentId: agent.id, apiToken, apiSecret, credentialId };
+}
 
 export interface VapiBenchAgent extends BenchAgent {
   /** The `x-vapi-secret` Vapi sends back (the credential's webhook secret). */
@@ -138,33 +163,16 @@ export async function createVapiAgent(
   origin: string,
   apiKey: string,
   vapi: BenchFakeVapi,
-  { fromNumber, integrationUrl }: { fromNumber: string; integrationUrl?: string },
+  options: { fromNumber: string; integrationUrl?: string },
 ): Promise<VapiBenchAgent> {
   const webhookSecret = `vapi_bench_${randomBytes(16).toString('hex')}`;
-  const credential = await expectStatus<{ id: string }>(
-    api(origin, 'POST', '/v1/provider-credentials', {
-      apiKey,
-      body: { provider: 'vapi', name: 'Vapi', apiKey: vapi.apiKey, webhookSecret, baseUrl: vapi.url },
-    }),
-    201,
-    'create the Vapi credential',
+  const { agentId, apiToken, apiSecret } = await createProviderAgent(
+    origin,
+    apiKey,
+    { provider: 'vapi', name: 'Vapi', apiKey: vapi.apiKey, webhookSecret, baseUrl: vapi.url },
+    options,
   );
-  const agent = await expectStatus<{ id: string }>(
-    api(origin, 'POST', '/v1/agents', {
-      apiKey,
-      body: {
-        ...BENCH_AGENT,
-        name: 'Bench Vapi agent',
-        provider: 'vapi',
-        providerCredentialId: credential.id,
-        fromNumber,
-      },
-    }),
-    201,
-    'create the Vapi agent',
-  );
-  const credentials = await integrateAndCredentials(origin, apiKey, agent.id, integrationUrl);
-  return { agentId: agent.id, apiToken: credentials.apiToken, apiSecret: credentials.apiSecret, webhookSecret };
+  return { agentId, apiToken, apiSecret, webhookSecret };
 }
 
 export interface RetellBenchAgent extends BenchAgent {
@@ -182,36 +190,13 @@ export async function createRetellAgent(
   origin: string,
   apiKey: string,
   retell: { url: string; apiKey: string },
-  { fromNumber, integrationUrl }: { fromNumber: string; integrationUrl?: string },
+  options: { fromNumber: string; integrationUrl?: string },
 ): Promise<RetellBenchAgent> {
-  const credential = await expectStatus<{ id: string }>(
-    api(origin, 'POST', '/v1/provider-credentials', {
-      apiKey,
-      body: { provider: 'retell', name: 'Retell', apiKey: retell.apiKey, baseUrl: retell.url },
-    }),
-    201,
-    'create the Retell credential',
+  const { credentialId, ...agent } = await createProviderAgent(
+    origin,
+    apiKey,
+    { provider: 'retell', name: 'Retell', apiKey: retell.apiKey, baseUrl: retell.url },
+    options,
   );
-  const agent = await expectStatus<{ id: string }>(
-    api(origin, 'POST', '/v1/agents', {
-      apiKey,
-      body: {
-        ...BENCH_AGENT,
-        name: 'Bench Retell agent',
-        provider: 'retell',
-        providerCredentialId: credential.id,
-        fromNumber,
-      },
-    }),
-    201,
-    'create the Retell agent',
-  );
-  const credentials = await integrateAndCredentials(origin, apiKey, agent.id, integrationUrl);
-  return {
-    agentId: agent.id,
-    apiToken: credentials.apiToken,
-    apiSecret: credentials.apiSecret,
-    signingKey: retell.apiKey,
-    webhookPath: `/providers/retell/webhook?credential=${credential.id}`,
-  };
+  return { ...agent, signingKey: retell.apiKey, webhookPath: `/providers/retell/webhook?credential=${credentialId}` };
 }

@@ -1,26 +1,23 @@
+import { CALL_START, callScript } from './call-script.js';
+
 /**
  * A Retell `call_analyzed` webhook as large as a real one of `minutes` minutes, in the shape Retell's
  * published `V2PhoneCallResponse` documents: the transcript as text (`transcript`), as utterances
  * with every word's timing (`transcript_object`), and again with the tool calls between them
  * (`transcript_with_tool_calls`), beside the latencies of every turn, the costs, the token usage and
- * the post-call analysis. Speech at 165 words a minute in turns of about 12 words and a tool call every
- * 6 minutes, as vapi-report.ts has it (decision 0029).
+ * the post-call analysis. The conversation is call-script.ts's, as in vapi-report.ts.
  */
 export function retellCallAnalyzed(
   minutes: number,
   call: { call_id: string; agent_id: string; metadata: Record<string, string> },
 ): Record<string, unknown> {
-  const words = ['yes', 'the', 'appointment', 'tomorrow', 'morning', 'would', 'work', 'for', 'me', 'thanks', 'and'];
-  const start = Date.parse('2026-11-21T10:00:00.000Z');
-  const turns = Math.round((minutes * 165) / 12);
+  const start = CALL_START;
   const utterances: Record<string, unknown>[] = [];
   const withToolCalls: Record<string, unknown>[] = [];
   const lines: string[] = [];
   const latencies: number[] = [];
-  for (let turn = 0; turn < turns; turn++) {
-    const at = (turn * minutes * 60) / turns;
-    const spoken = Array.from({ length: 12 }, (_, i) => words[(turn * 7 + i) % words.length] as string);
-    const role = turn % 2 === 0 ? 'agent' : 'user';
+  for (const { index: turn, at, agentSpeaks, words: spoken, toolCall } of callScript(minutes)) {
+    const role = agentSpeaks ? 'agent' : 'user';
     const utterance = {
       role,
       content: spoken.join(' '),
@@ -34,7 +31,7 @@ export function retellCallAnalyzed(
     withToolCalls.push(utterance);
     lines.push(`${role === 'agent' ? 'Agent' : 'User'}: ${utterance.content}`);
     if (role === 'agent') latencies.push(900 + ((turn * 37) % 400));
-    if (turn % Math.max(1, Math.round(turns / (minutes / 6))) === 0) {
+    if (toolCall) {
       const id = `tool_call_${turn}`;
       withToolCalls.push({
         role: 'tool_call_invocation',

@@ -1,18 +1,20 @@
+import { CALL_START, callScript } from './call-script.js';
+
 /**
  * A Vapi end-of-call report as large as a real one of `minutes` minutes, in the shape Vapi's server
  * messages document (`ServerMessageEndOfCallReport`): the transcript appears as text twice
  * (`transcript`, `artifact.transcript`), as Vapi messages twice (`messages`, `artifact.messages`;
  * the caller's turns with word-level confidences from the transcriber) and once in OpenAI's format,
- * beside the call, the assistant (prompt and tools), per-turn latencies and costs. Speech at 165
- * words a minute in turns of about 12 words, a tool call every 6 minutes (decision 0029).
+ * beside the call, the assistant (prompt and tools), per-turn latencies and costs. The
+ * conversation is call-script.ts's.
  */
 export function vapiEndOfCallReport(
   minutes: number,
   call: { id: string; assistantOverrides: { metadata: Record<string, string> } },
 ): Record<string, unknown> {
-  const words = ['yes', 'the', 'appointment', 'tomorrow', 'morning', 'would', 'work', 'for', 'me', 'thanks', 'and'];
-  const start = Date.parse('2026-11-21T10:00:00.000Z');
-  const turns = Math.round((minutes * 165) / 12);
+  const start = CALL_START;
+  const script = callScript(minutes);
+  const turns = script.length;
   const messages: Record<string, unknown>[] = [
     { role: 'system', message: 'You are a scheduling assistant. '.repeat(250), time: start, secondsFromStart: 0 },
   ];
@@ -21,10 +23,9 @@ export function vapiEndOfCallReport(
   ];
   const lines: string[] = [];
   const latencies: Record<string, number>[] = [];
-  for (let turn = 0; turn < turns; turn++) {
-    const at = (turn * minutes * 60) / turns;
-    const text = Array.from({ length: 12 }, (_, i) => words[(turn * 7 + i) % words.length]).join(' ');
-    const role = turn % 2 === 0 ? 'bot' : 'user';
+  for (const { index: turn, at, agentSpeaks, words, toolCall: callsTool } of script) {
+    const text = words.join(' ');
+    const role = agentSpeaks ? 'bot' : 'user';
     const message: Record<string, unknown> = {
       role,
       message: text,
@@ -55,7 +56,7 @@ export function vapiEndOfCallReport(
     messages.push(message);
     openAi.push({ role: role === 'bot' ? 'assistant' : 'user', content: text });
     lines.push(`${role === 'bot' ? 'AI' : 'User'}: ${text}`);
-    if (turn % Math.max(1, Math.round(turns / (minutes / 6))) === 0) {
+    if (callsTool) {
       const toolCall = {
         id: `call_${turn}`,
         type: 'function',

@@ -3,11 +3,12 @@
 // hours are rolled up; validation and tenancy. Run on PGlite and, with TEST_DATABASE_URL, PostgreSQL.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/client.js';
 import { newId } from '../src/lib/ids.js';
 import { retellDisposition } from '../src/providers/retell/retell-mapper.js';
 import { vapiDisposition } from '../src/providers/vapi/vapi-mapper.js';
 import { UNANSWERED_REASONS } from '../src/stats/call-results.js';
-import { createStatsRepository } from '../src/stats/stats.repository.js';
+import { bucketValue, createStatsRepository } from '../src/stats/stats.repository.js';
 import { liveRanges, percentileOf } from '../src/stats/stats.service.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 
@@ -112,6 +113,17 @@ describe('percentiles and live ranges', () => {
     expect(percentileOf([5], [3], 0.95)).toBe(5);
     expect(percentileOf([], [], 0.5)).toBeNull();
     expect(percentileOf(null, null, 0.5)).toBeNull();
+  });
+
+  it("gives each histogram bucket the value the database's switchboard_stats_bucket_value gives it", async () => {
+    // Buckets 0 to 231 are every value an integer column holds (below 2^31).
+    const rows = rowsOf<{ b: number; v: number }>(
+      await t.db.database.db.execute(
+        sql`select b, switchboard_stats_bucket_value(b) as v from generate_series(0, 231) b order by b`,
+      ),
+    );
+    expect(rows).toHaveLength(232);
+    for (const { b, v } of rows) expect(bucketValue(b), `bucket ${b}`).toBe(Number(v));
   });
 
   it('reads what is not rolled up from the calls, around the quarter hours that are', () => {

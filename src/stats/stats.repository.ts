@@ -130,16 +130,36 @@ const STORED_COLUMNS = `calls, answered, no_answer, busy, voicemail, failed, by_
   latency_buckets, latency_counts, deliveries_delivered, deliveries_failed, deliveries_pending`;
 
 /**
- * A histogram's rows `<rows>(bucket, b, n)` added up per interval and in all (bucket null), as two
- * arrays: the values the histogram buckets stand for, in order, and their counts. Percentiles are
- * read from them in the service (a window over them in SQL costs more than the statement's rest).
+ * The value a histogram bucket stands for: itself below 16, else the middle of its range; the same
+ * as `switchboard_stats_bucket_value` (drizzle/0011_stats.sql), whose buckets `switchboard_stats_bucket`
+ * makes: below 16 each value is its own bucket, above it every power of two is cut in 8.
  */
-const histogram = (name: string, rows: string) =>
-  sql.raw(`${name} as (
-      select bucket, array_agg(switchboard_stats_bucket_value(b) order by b) as v, array_agg(n order by b) as n
-      from (select bucket, b, sum(n)::int as n from ${rows} group by grouping sets ((bucket, b), (b))) h
-      group by bucket
-    )`);
+export function bucketValue(b: number): number {
+  if (b < 16) return b;
+  const power = Math.floor((b - 16) / 8) + 1;
+  return (8 + ((b - 16) % 8)) * 2 ** power + Math.floor((2 ** power - 1) / 2);
+}
+
+/** A histogram being added up: count per bucket. */
+type Histogram = Map<number, number>;
+
+/** Adds the pairs of two comma lists (buckets, counts) as `string_agg` wrote them to `into`. */
+function addPairs(into: Histogram, buckets: string | null, counts: string | null): void {
+  if (!buckets || !counts) return;
+  const b = buckets.split(',');
+  const n = counts.split(',');
+  for (let i = 0; i < b.length; i++) {
+    const bucket = Number(b[i]);
+    into.set(bucket, (into.get(bucket) ?? 0) + Number(n[i]));
+  }
+}
+
+/** A histogram as the service reads it: the buckets' values in order, and their counts. */
+function valuesAndCounts(histogram: Histogram): { values: number[] | null; counts: number[] | null } {
+  if (histogram.size === 0) return { values: null, counts: null };
+  const buckets = [...histogram.keys()].sort((a, b) => a - b);
+  return { values: buckets.map(bucketValue), counts: buckets.map((b) => histogram.get(b) as number) };
+}
 
 /**
  * `work` in a transaction without PostgreSQL's JIT compiler: these statements' estimated cost
@@ -255,18 +275,63 @@ export function createStatsRepository(db: Db) {
             group by grouping sets ((bucket, key), (key))
           ) o group by bucket
         ),
-        duration_h as (select bucket, b, n from parts, unnest(duration_buckets, duration_counts) u(b, n)),
-        latency_h as (select bucket, b, n from parts, unnest(latency_buckets, latency_counts) u(b, n)),
-        ${histogram('duration', 'duration_h')},
-        ${histogram('latency', 'latency_h')}
-        select s.*, o.by_outcome, a.answered_by_outcome, d.v as duration_values, d.n as duration_counts,
-          l.v as latency_values, l.n as latency_counts
+        -- The histograms of each interval's parts as text, added up by the service: unnesting them
+        -- into rows and grouping those in SQL cost more than the rest of the statement (decision 0040).
+        histograms as (
+          select bucket,
+            string_agg(array_to_string(duration_buckets, ','), ',') filter (where cardinality(duration_buckets) > 0) as duration_b,
+            string_agg(array_to_string(duration_counts, ','), ',') filter (where cardinality(duration_buckets) > 0) as duration_n,
+            string_agg(array_to_string(latency_buckets, ','), ',') filter (where cardinality(latency_buckets) > 0) as latency_b,
+            string_agg(array_to_string(latency_counts, ','), ',') filter (where cardinality(latency_buckets) > 0) as latency_n
+          from parts group by bucket
+        )
+        select s.*, o.by_outcome, a.answered_by_outcome, h.duration_b, h.duration_n, h.latency_b, h.latency_n
         from sums s
         left join outcome_counts o on ${same('o')}
         left join answered_outcome_counts a on ${same('a')}
-        left join duration d on ${same('d')}
-        left join latency l on ${same('l')}`;
-      return rowsOf<BucketRow>(await withoutJit(db, (tx) => tx.execute(statement)));
+        left join histograms h on h.bucket = s.bucket`;
+      type Row = Omit<BucketRow, 'duration_values' | 'duration_counts' | 'latency_values' | 'latency_counts'> & {
+        duration_b: string | null;
+        duration_n: string | null;
+        latency_b: string | null;
+        latency_n: string | null;
+      };
+      const rows = rowsOf<Row>(await withoutJit(db, (tx) => tx.execute(statement)));
+      // Each interval's histograms, and the totals' as all of them added up.
+      const allDurations: Histogram = new Map();
+      const allLatencies: Histogram = new Map();
+      const histogramsOf = (row: Row) => {
+        const durations: Histogram = new Map();
+        const latencies: Histogram = new Map();
+        addPairs(durations, row.duration_b, row.duration_n);
+        addPairs(latencies, row.latency_b, row.latency_n);
+        addPairs(allDurations, row.duration_b, row.duration_n);
+        addPairs(allLatencies, row.latency_b, row.latency_n);
+        return { durations, latencies };
+      };
+      const asBucketRow = (
+        { duration_b, duration_n, latency_b, latency_n, ...sums }: Row,
+        durations: Histogram,
+        latencies: Histogram,
+      ): BucketRow => {
+        const d = valuesAndCounts(durations);
+        const l = valuesAndCounts(latencies);
+        return {
+          ...sums,
+          duration_values: d.values,
+          duration_counts: d.counts,
+          latency_values: l.values,
+          latency_counts: l.counts,
+        };
+      };
+      const intervals = rows
+        .filter((row) => row.bucket !== null)
+        .map((row) => {
+          const { durations, latencies } = histogramsOf(row);
+          return asBucketRow(row, durations, latencies);
+        });
+      const totals = rows.find((row) => row.bucket === null);
+      return totals ? [...intervals, asBucketRow(totals, allDurations, allLatencies)] : intervals;
     },
 
     /**

@@ -269,15 +269,13 @@ export async function buildApp({
   });
   providerSync.set(providers.changes);
   providerRegistry.set(providers.registry);
-  // Before click to call, which asks it about every number it is to call (ctc:013).
-  const { suppressions, module: suppressionsModule } = createSuppressionsModule(shared, { auth });
+  const { module: suppressionsModule } = createSuppressionsModule(shared, { auth });
   const { clickToCall, module: clickToCallModule } = createClickToCallModule(shared, {
     auth,
     agents,
     calls,
     providers: providers.registry.callers(),
     refusals,
-    isSuppressed: (organizationId, phone) => suppressions.isSuppressed(organizationId, phone),
   });
 
   const { module: phoneNumbersModule } = createPhoneNumbersModule(shared, {

@@ -331,19 +331,51 @@ describe('ctc:013: a listed number is not called', () => {
     expect(answer.body.code).toBe('ctc:009');
   });
 
-  it('is answered before a call in progress: a busy listed number is ctc:013, not ctc:007', async () => {
+  // The list is read by the statement that records the call (decision 0056). That statement is a
+  // batched insert for an agent with nothing else to decide, and a transaction for one with
+  // maxConcurrentCalls or a request with an Idempotency-Key: both must refuse a listed number first.
+  const WRITE_PATHS = [
+    { path: 'batched insert', settings: {}, headers: () => ({}) },
+    {
+      path: 'transaction (maxConcurrentCalls, Idempotency-Key)',
+      settings: { maxConcurrentCalls: 1 },
+      headers: () => ({ 'idempotency-key': `dnc-${freshPhone()}` }),
+    },
+  ];
+
+  for (const { path, settings, headers } of WRITE_PATHS) {
+    it(`is answered before a call in progress: a busy listed number is ctc:013, not ctc:007 (${path})`, async () => {
+      const phone = freshPhone();
+      const { agent, apiToken, apiSecret } = await t.agentWithCredentials(org, {
+        ...settings,
+        simulator: { delayMs: 60_000 },
+      });
+      const call = () => t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone }, headers: headers() });
+      const open = await call();
+      expect(open.status).toBe(200);
+      const busy = await call();
+      expect(busy.body.code).toBe('ctc:007');
+      await add({ phone });
+      const refused = await call();
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('ctc:013');
+      // The open call is left alone; the agent goes, its call with it at the sweep.
+      await t.request('DELETE', `/v1/agents/${agent.id}`, { headers: org.auth });
+    });
+  }
+
+  it('leaves an Idempotency-Key unused when the number is listed: the same key places the call once it is removed', async () => {
     const phone = freshPhone();
-    const { agent, apiToken, apiSecret } = await t.agentWithCredentials(org, { simulator: { delayMs: 60_000 } });
-    const open = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone } });
-    expect(open.status).toBe(200);
-    const busy = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone } });
-    expect(busy.body.code).toBe('ctc:007');
-    await add({ phone });
-    const refused = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone } });
-    expect(refused.status).toBe(403);
-    expect(refused.body.code).toBe('ctc:013');
-    // The open call is left alone; the agent goes, its call with it at the sweep.
-    await t.request('DELETE', `/v1/agents/${agent.id}`, { headers: org.auth });
+    const { body } = await add({ phone });
+    const { apiToken, apiSecret } = await t.agentWithCredentials(org);
+    const call = () =>
+      t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone }, headers: { 'idempotency-key': phone } });
+    expect((await call()).body.code).toBe('ctc:013');
+    await t.request('DELETE', `/v1/suppressions/${body.id}`, { headers: org.auth });
+    const answer = await call();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('idempotent-replayed')).toBeNull();
+    await t.waitForCall(org, answer.body.callId);
   });
 
   it('calls the number again once it is removed from the list', async () => {
@@ -357,28 +389,32 @@ describe('ctc:013: a listed number is not called', () => {
     await t.waitForCall(org, answer.body.callId);
   });
 
-  it('fails closed: when the list cannot be read, the call is refused with ctc:002', async () => {
-    const phone = freshPhone();
-    // No rate limit: the list is the first thing the request reads from the database once the
-    // agent is known (from the cache, after the first call below).
-    const { apiToken, apiSecret } = await t.agentWithCredentials(org, { rateLimitPerMinute: null });
-    const warm = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: freshPhone() } });
-    expect(warm.status).toBe(200);
-    await t.waitForCall(org, warm.body.callId);
-    // The lookup itself fails: its table is away, as a query against a broken database would fail.
-    const { db } = t.db.database;
-    await db.execute(sql`alter table suppressions rename to suppressions_away`);
-    try {
-      const answer = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone } });
-      expect(answer.status).toBe(500);
-      expect(answer.body.code).toBe('ctc:002');
-    } finally {
-      await db.execute(sql`alter table suppressions_away rename to suppressions`);
-    }
-    const calls = await t.request('GET', `/v1/calls?phone=${encodeURIComponent(phone)}`, { headers: org.auth });
-    expect(calls.body.total).toBe(0);
-    expect((await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone } })).status).toBe(200);
-  });
+  for (const { path, settings, headers } of WRITE_PATHS) {
+    it(`fails closed: when the list cannot be read, the call is refused with ctc:008 and not recorded (${path})`, async () => {
+      const phone = freshPhone();
+      // No rate limit: the statement that records the call is the first thing the request asks of the
+      // database once the agent is known (from the cache, after the first call below).
+      const { apiToken, apiSecret } = await t.agentWithCredentials(org, { rateLimitPerMinute: null, ...settings });
+      const warm = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: freshPhone() } });
+      expect(warm.status).toBe(200);
+      await t.waitForCall(org, warm.body.callId);
+      // The list's table is away, as a query against a broken database would fail.
+      const { db } = t.db.database;
+      await db.execute(sql`alter table suppressions rename to suppressions_away`);
+      try {
+        const answer = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone }, headers: headers() });
+        expect(answer.status).toBe(500);
+        expect(answer.body.code).toBe('ctc:008');
+      } finally {
+        await db.execute(sql`alter table suppressions_away rename to suppressions`);
+      }
+      const calls = await t.request('GET', `/v1/calls?phone=${encodeURIComponent(phone)}`, { headers: org.auth });
+      expect(calls.body.total).toBe(0);
+      const again = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone }, headers: headers() });
+      expect(again.status).toBe(200);
+      await t.waitForCall(org, again.body.callId);
+    });
+  }
 });
 
 describe('numbers added by outcomes', () => {

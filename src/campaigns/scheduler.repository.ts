@@ -4,6 +4,7 @@ import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, type CallingWindow } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { callResultSql } from '../stats/call-results.js';
+import { numberIsListed } from '../suppressions/suppressions.repository.js';
 
 /** A running campaign, locked by the scheduler while it places its calls. */
 export interface LockedCampaign {
@@ -248,7 +249,7 @@ export function createSchedulerRepository(db: Db) {
       const result = await tx.execute(sql`
         select k.id, k.phone, k.variables, k.timezone, k.attempts,
           (select coalesce(max(x.number), 0) from campaign_attempts x where x.contact_id = k.id)::int as last_number,
-          exists (select 1 from suppressions s where s.organization_id = k.organization_id and s.phone = k.phone) as suppressed
+          ${numberIsListed(sql`k.organization_id`, sql`k.phone`)} as suppressed
         from campaign_contacts k
         where k.campaign_id = ${campaignId} and k.state in ('pending', 'retrying') and k.due_at <= ${iso(now)}::timestamptz
         order by k.due_at, k.id

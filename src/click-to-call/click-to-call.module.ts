@@ -21,14 +21,12 @@ export interface ClickToCallModuleDeps {
   providers: ProviderRegistry;
   /** Refusals for credentials answered late (decision 0029). */
   refusals: RefusalPacer;
-  /** Whether the organization's do-not-call list has the number (ctc:013). */
-  isSuppressed: (organizationId: string, phone: string) => Promise<boolean>;
 }
 
 /** The trigger endpoint, the dashboard's test call, and the expiry of idempotency keys. */
 export function createClickToCallModule(
   { db, config, metrics, log }: SharedDeps,
-  { auth, agents, calls, providers, refusals, isSuppressed }: ClickToCallModuleDeps,
+  { auth, agents, calls, providers, refusals }: ClickToCallModuleDeps,
 ) {
   const logRepeatedFailure = createLogThrottle();
   const repository = createClickToCallRepository(db);
@@ -37,7 +35,6 @@ export function createClickToCallModule(
     calls,
     repository,
     providers,
-    isSuppressed,
     onError: (err, context) => {
       // A failure that repeats on every request (the database away or saturated, above all) is
       // logged once per 10 s and kind, with the count left out, not a stack per request.

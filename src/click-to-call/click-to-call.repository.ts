@@ -4,23 +4,29 @@ import type { NewCallRow } from '../calls/calls.repository.js';
 import { type Db, isDatabaseUnreachable, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
+import { numberIsListed } from '../suppressions/suppressions.repository.js';
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
-export type AcceptResult = { ok: true } | { ok: false; reason: 'number_busy' | 'at_capacity' | 'idempotency_taken' };
+type AcceptRefusal = 'suppressed' | 'number_busy' | 'at_capacity' | 'idempotency_taken';
+export type AcceptResult = { ok: true } | { ok: false; reason: AcceptRefusal };
 
 class Refusal {
-  constructor(readonly reason: 'number_busy' | 'at_capacity' | 'idempotency_taken') {}
+  constructor(readonly reason: AcceptRefusal) {}
 }
+
+type InsertOutcome = 'inserted' | 'suppressed' | 'number_busy';
 
 export function createClickToCallRepository(db: Db) {
   /**
    * Calls accepted at the same moment are inserted together: one multi-row INSERT in which the
    * partial unique index still refuses, row by row, a second open call to a number (the later row
-   * of two for one number in the same statement conflicts with the earlier and is skipped).
+   * of two for one number in the same statement conflicts with the earlier and is skipped). A number
+   * on its organization's do-not-call list is left out of the insert by the same statement and said
+   * so (decision 0056): the list is read where the call is written, with no statement of its own.
    */
   const inserts = createBatcher(
-    async (batch: NewCallRow[]) => {
+    async (batch: NewCallRow[]): Promise<InsertOutcome[]> => {
       // Sorted by the unique key, so that two processes' batches wait for each other's rows in the
       // same order and cannot deadlock.
       const key = (row: NewCallRow) => `${row.agentId}\u0000${row.toNumber}`;
@@ -29,11 +35,7 @@ export function createClickToCallRepository(db: Db) {
       // Raw unnest rather than Drizzle's multi-row insert: building that costs more than the insert.
       const result = await retryOnConflict(() =>
         db.execute(sql`
-      insert into calls (id, organization_id, agent_id, provider, from_number, to_number, status,
-                         variables, collected_data, transcript, started_at, deadline_at)
-      select v.id, v.organization_id, v.agent_id, v.provider, v.from_number, v.to_number, 'queued',
-             v.variables::jsonb, '{}'::jsonb, '[]'::jsonb, v.started_at, v.deadline_at
-      from unnest(
+      with v as (select * from unnest(
         ${column((r) => r.id)}::text[],
         ${column((r) => r.organizationId)}::text[],
         ${column((r) => r.agentId)}::text[],
@@ -43,12 +45,27 @@ export function createClickToCallRepository(db: Db) {
         ${column((r) => JSON.stringify(r.variables))}::text[],
         ${column((r) => r.startedAt?.toISOString() ?? null)}::timestamptz[],
         ${column((r) => r.deadlineAt.toISOString())}::timestamptz[]
-      ) as v(id, organization_id, agent_id, provider, from_number, to_number, variables, started_at, deadline_at)
-      on conflict (agent_id, to_number) where status <> 'ended' and direction = 'outbound' do nothing
-      returning id`),
+      ) as v(id, organization_id, agent_id, provider, from_number, to_number, variables, started_at, deadline_at)),
+      listed as (select v.id from v where ${numberIsListed(sql`v.organization_id`, sql`v.to_number`)}),
+      inserted as (
+        insert into calls (id, organization_id, agent_id, provider, from_number, to_number, status,
+                           variables, collected_data, transcript, started_at, deadline_at)
+        select v.id, v.organization_id, v.agent_id, v.provider, v.from_number, v.to_number, 'queued',
+               v.variables::jsonb, '{}'::jsonb, '[]'::jsonb, v.started_at, v.deadline_at
+        from v where v.id not in (select id from listed)
+        on conflict (agent_id, to_number) where status <> 'ended' and direction = 'outbound' do nothing
+        returning id)
+      select id, true as listed from listed
+      union all
+      select id, false as listed from inserted`),
       );
-      const ids = new Set(rowsOf<{ id: string }>(result).map((row) => row.id));
-      return batch.map((row) => ids.has(row.id));
+      const outcomes = new Map(
+        rowsOf<{ id: string; listed: boolean }>(result).map((row): [string, InsertOutcome] => [
+          row.id,
+          row.listed ? 'suppressed' : 'inserted',
+        ]),
+      );
+      return batch.map((row) => outcomes.get(row.id) ?? 'number_busy');
     },
     // A request waiting behind a batch the database never answered is refused with it: waiting
     // for an answer of its own would double the time to ctc:008 (decision 0023).
@@ -132,7 +149,8 @@ export function createClickToCallRepository(db: Db) {
       const { call } = input;
       if (!input.idempotency && input.maxConcurrentCalls === null && !input.within && !input.alongside) {
         // Nothing else to decide together: the insert alone is atomic.
-        return (await inserts.add(call)) ? { ok: true } : { ok: false, reason: 'number_busy' };
+        const outcome = await inserts.add(call);
+        return outcome === 'inserted' ? { ok: true } : { ok: false, reason: outcome };
       }
       try {
         await (input.within ?? db).transaction(async (tx) => {
@@ -151,6 +169,11 @@ export function createClickToCallRepository(db: Db) {
               .returning({ key: idempotencyKeys.key });
             if (claimed.length === 0) throw new Refusal('idempotency_taken');
           }
+          // The do-not-call list first: a listed number is refused whatever else holds (ctc:013 before ctc:007).
+          const listed = await tx.execute(
+            sql`select ${numberIsListed(sql`${call.organizationId}`, sql`${call.toNumber}`)} as listed`,
+          );
+          if (rowsOf<{ listed: boolean }>(listed)[0]?.listed) throw new Refusal('suppressed');
           if (input.maxConcurrentCalls !== null) {
             // FOR NO KEY UPDATE, not FOR UPDATE: the idempotency key inserted just above holds a FOR KEY
             // SHARE lock on this row through its foreign key, and FOR UPDATE conflicts with KEY SHARE, so

@@ -182,11 +182,6 @@ export interface ClickToCallServiceDeps {
   calls: CallsService;
   repository: ClickToCallRepository;
   providers: ProviderRegistry;
-  /**
-   * Whether the organization's do-not-call list has the number (ctc:013, decision 0047). A lookup
-   * that throws refuses the call (ctc:002): a listed number is never called for want of an answer.
-   */
-  isSuppressed: (organizationId: string, phone: string) => Promise<boolean>;
   now?: () => Date;
   /** Told about infrastructure failures, which the caller only sees as ctc:002 / ctc:008. */
   onError?: (error: unknown, context: string) => void;
@@ -256,16 +251,6 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     }
   }
 
-  /** ctc:013 when the organization lists the number, ctc:002 when the list could not be read; undefined: go on. */
-  async function checkSuppressed(organizationId: string, phone: string): Promise<Placement | undefined> {
-    try {
-      return (await deps.isSuppressed(organizationId, phone)) ? refused({ code: 'ctc:013' }) : undefined;
-    } catch (error) {
-      report(error, 'reading the do-not-call list');
-      return refused({ code: 'ctc:002' });
-    }
-  }
-
   /** ctc:010 once the agent's requests this minute exceed its limit, counted in the database (decision 0051). */
   async function checkRateLimit(agentId: string, limit: number | null): Promise<Placement | undefined> {
     if (limit === null) return undefined;
@@ -306,14 +291,12 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     const refusedNumber = numberPolicyProblems(body.phone, row.allowedCountries ?? null);
     if (refusedNumber.length > 0) return refused({ code: 'ctc:009', details: refusedNumber });
 
-    // The organization's do-not-call list: a listed number is refused before anything else is
-    // decided about the call (ctc:013); a failed lookup refuses it too (ctc:002, fail closed).
-    const suppressed = await checkSuppressed(row.organizationId, body.phone);
-    if (suppressed) return suppressed;
-
     const variables = callVariables(row, body.variables);
 
-    // One open call per number and at most maxConcurrentCalls, decided by the database.
+    // Decided by the database, in this order, as the call is written: the organization's do-not-call
+    // list (ctc:013, decision 0056), at most maxConcurrentCalls and one open call per number (ctc:007).
+    // A database that fails here refuses the call (ctc:008): a listed number is never called for want
+    // of an answer.
     const startedAt = now();
     const callId = newId('call', startedAt.getTime());
     let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
@@ -336,6 +319,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
         const existing = await repository.findIdempotencyKey(row.id, idempotency.storedKey).catch(() => undefined);
         return existing ? replayOf(existing, idempotency.requestHash) : refused({ code: 'ctc:012' });
       }
+      if (accepted.reason === 'suppressed') return refused({ code: 'ctc:013' });
       return refused({ code: 'ctc:007', reason: accepted.reason === 'at_capacity' ? 'at_capacity' : 'number_busy' });
     }
 

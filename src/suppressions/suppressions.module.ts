@@ -6,7 +6,7 @@ import { createSuppressionsService } from './suppressions.service.js';
 
 /**
  * The do-not-call list (docs/interface.md#do-not-call-list, decision 0047): its service, which
- * click to call and the campaigns ask before every call (`isSuppressed`), and its routes. Numbers
+ * whose condition click to call and the campaigns test in the statements that decide a call (`numberIsListed`), and its routes. Numbers
  * listed by call outcomes are listed by the statement that ends the call (`suppressEndedCalls`).
  */
 export function createSuppressionsModule({ db }: Pick<SharedDeps, 'db'>, { auth }: { auth: AuthService }) {

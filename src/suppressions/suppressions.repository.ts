@@ -1,7 +1,6 @@
 import { and, count, desc, eq, like, lt, type SQL, sql } from 'drizzle-orm';
-import { type Db, isDatabaseUnreachable, rowsOf } from '../db/client.js';
+import { type Db, rowsOf } from '../db/client.js';
 import { suppressions } from '../db/schema/index.js';
-import { createBatcher } from '../lib/batcher.js';
 
 export type SuppressionRow = typeof suppressions.$inferSelect;
 
@@ -36,22 +35,16 @@ export function suppressEndedCalls(ended: SQL): SQL {
     returning call_id`;
 }
 
-export function createSuppressionsRepository(db: Db) {
-  // Click to call asks for every call it places: the lookups that arrive together are one statement.
-  const lookups = createBatcher(
-    async (items: { organizationId: string; phone: string }[]) => {
-      const result = await db.execute(sql`
-        select s.organization_id, s.phone from suppressions s
-        join unnest(${sql.param(items.map((i) => i.organizationId))}::text[], ${sql.param(items.map((i) => i.phone))}::text[])
-          as v(organization_id, phone) on s.organization_id = v.organization_id and s.phone = v.phone`);
-      const listed = new Set(
-        rowsOf<{ organization_id: string; phone: string }>(result).map((r) => `${r.organization_id} ${r.phone}`),
-      );
-      return items.map((i) => listed.has(`${i.organizationId} ${i.phone}`));
-    },
-    { concurrency: 4, failsTheRest: isDatabaseUnreachable },
-  );
+/**
+ * The condition "the organization lists this number", for the statements of other domains that
+ * decide a call: click to call's insert of the call (decision 0056) and the campaign scheduler's
+ * claim of its contacts. One probe of the unique index on (organization_id, phone).
+ */
+export function numberIsListed(organizationId: SQL, phone: SQL): SQL {
+  return sql`exists (select 1 from suppressions s where s.organization_id = ${organizationId} and s.phone = ${phone})`;
+}
 
+export function createSuppressionsRepository(db: Db) {
   const filterOf = (organizationId: string, phonePrefix: string | undefined) =>
     and(
       eq(suppressions.organizationId, organizationId),
@@ -60,9 +53,6 @@ export function createSuppressionsRepository(db: Db) {
     );
 
   return {
-    /** Whether the organization lists the number (the unique index on organization and number). */
-    isSuppressed: (organizationId: string, phone: string): Promise<boolean> => lookups.add({ organizationId, phone }),
-
     async find(organizationId: string, id: string): Promise<SuppressionRow | undefined> {
       const [row] = await db
         .select()

@@ -55,10 +55,6 @@ export interface SuppressionsServiceDeps {
 /** The organization's do-not-call list (docs/interface.md#do-not-call-list, decision 0047). */
 export function createSuppressionsService({ repository }: SuppressionsServiceDeps) {
   return {
-    /** Whether the organization lists the number: click to call refuses it (ctc:013). Throws when the lookup fails. */
-    isSuppressed: (organizationId: string, phone: string): Promise<boolean> =>
-      repository.isSuppressed(organizationId, phone),
-
     /**
      * Lists one number; `created` false when it was listed already (left as it was). The schema's
      * problems (`schemaProblems`) and the number's are answered together.

@@ -318,16 +318,26 @@ export function createDeliveriesRepository(
             limit ${limit * 4}
           ) scanned
         ),
+        -- The candidates in order, each then read by its id and locked, until \`limit\` are taken. The
+        -- lookup is written so that only the primary key can serve it: newly due rows are always past
+        -- the statistics' last histogram bound, so the planner, estimating no pending row at all, read
+        -- the whole due index once per candidate (345 ms a claim with 7,000 due, the drain at 9/s).
         picked as (
-          select d.id from deliveries d
-          join due on due.id = d.id
-          left join unnest(${sql.param(partial.map(([id]) => id))}::text[], ${sql.param(partial.map(([, left]) => left))}::int[])
-            as r(integration_id, room) on r.integration_id = due.integration_id
-          -- Checked again on the row locked: another worker may have claimed it since the scan.
-          where due.rank <= coalesce(r.room, ${perIntegration}) and d.state = 'pending' and d.next_attempt_at <= now()
-          order by due.next_attempt_at
+          select l.id from (
+            select due.id, due.next_attempt_at from due
+            left join unnest(${sql.param(partial.map(([id]) => id))}::text[], ${sql.param(partial.map(([, left]) => left))}::int[])
+              as r(integration_id, room) on r.integration_id = due.integration_id
+            where due.rank <= coalesce(r.room, ${perIntegration})
+            order by due.next_attempt_at
+          ) c
+          cross join lateral (
+            -- Checked again on the row locked: another worker may have claimed it since the scan.
+            -- coalesce(): a condition the partial due index (state = 'pending') cannot serve.
+            select d.id from deliveries d
+            where d.id = c.id and coalesce(d.state, '') = 'pending' and d.next_attempt_at <= now()
+            for update skip locked
+          ) l
           limit ${limit}
-          for update of d skip locked
         ),
         claimed as (
           update deliveries d set next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), claim = d.claim + 1

@@ -479,7 +479,12 @@ describe('the delivery claim on a large backlog', () => {
       },
     } as unknown as Db;
     try {
-      await createDeliveriesRepository(explaining).claim({ limit: 64, perIntegration: 16, room: new Map(), leaseSeconds: 10 });
+      await createDeliveriesRepository(explaining).claim({
+        limit: 64,
+        perIntegration: 16,
+        room: new Map(),
+        leaseSeconds: 10,
+      });
     } finally {
       await bulk(sql`delete from deliveries where organization_id = 'org_plan'`);
     }

@@ -143,15 +143,21 @@ export function bucketValue(b: number): number {
 /** A histogram being added up: count per bucket. */
 type Histogram = Map<number, number>;
 
-/** Adds the pairs of two comma lists (buckets, counts) as `string_agg` wrote them to `into`. */
-function addPairs(into: Histogram, buckets: string | null, counts: string | null): void {
-  if (!buckets || !counts) return;
+/** Adds the pairs of two comma lists (buckets, counts) as `string_agg` wrote them to `into`; returns it. */
+function addPairs(into: Histogram, buckets: string | null, counts: string | null): Histogram {
+  if (!buckets || !counts) return into;
   const b = buckets.split(',');
   const n = counts.split(',');
   for (let i = 0; i < b.length; i++) {
     const bucket = Number(b[i]);
     into.set(bucket, (into.get(bucket) ?? 0) + Number(n[i]));
   }
+  return into;
+}
+
+/** Adds one histogram's counts to another's. */
+function addInto(into: Histogram, from: Histogram): void {
+  for (const [bucket, n] of from) into.set(bucket, (into.get(bucket) ?? 0) + n);
 }
 
 /** A histogram as the service reads it: the buckets' values in order, and their counts. */
@@ -297,19 +303,7 @@ export function createStatsRepository(db: Db) {
         latency_n: string | null;
       };
       const rows = rowsOf<Row>(await withoutJit(db, (tx) => tx.execute(statement)));
-      // Each interval's histograms, and the totals' as all of them added up.
-      const allDurations: Histogram = new Map();
-      const allLatencies: Histogram = new Map();
-      const histogramsOf = (row: Row) => {
-        const durations: Histogram = new Map();
-        const latencies: Histogram = new Map();
-        addPairs(durations, row.duration_b, row.duration_n);
-        addPairs(latencies, row.latency_b, row.latency_n);
-        addPairs(allDurations, row.duration_b, row.duration_n);
-        addPairs(allLatencies, row.latency_b, row.latency_n);
-        return { durations, latencies };
-      };
-      const asBucketRow = (
+      const withHistograms = (
         { duration_b, duration_n, latency_b, latency_n, ...sums }: Row,
         durations: Histogram,
         latencies: Histogram,
@@ -324,14 +318,24 @@ export function createStatsRepository(db: Db) {
           latency_counts: l.counts,
         };
       };
-      const intervals = rows
-        .filter((row) => row.bucket !== null)
-        .map((row) => {
-          const { durations, latencies } = histogramsOf(row);
-          return asBucketRow(row, durations, latencies);
-        });
-      const totals = rows.find((row) => row.bucket === null);
-      return totals ? [...intervals, asBucketRow(totals, allDurations, allLatencies)] : intervals;
+      // Each interval's histograms read once; the totals' are all of them added up.
+      const allDurations: Histogram = new Map();
+      const allLatencies: Histogram = new Map();
+      const buckets: BucketRow[] = [];
+      let totals: Row | undefined;
+      for (const row of rows) {
+        if (row.bucket === null) {
+          totals = row;
+          continue;
+        }
+        const durations = addPairs(new Map(), row.duration_b, row.duration_n);
+        const latencies = addPairs(new Map(), row.latency_b, row.latency_n);
+        addInto(allDurations, durations);
+        addInto(allLatencies, latencies);
+        buckets.push(withHistograms(row, durations, latencies));
+      }
+      if (totals) buckets.push(withHistograms(totals, allDurations, allLatencies));
+      return buckets;
     },
 
     /**

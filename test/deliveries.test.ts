@@ -151,6 +151,12 @@ describe('call-outcome webhooks', () => {
       responseExcerpt: 'not yet 1',
     });
     expect(delivery.attemptCount).toBe(3);
+    // The call shows the same delivery with every attempt, alone and in the list (their attempts
+    // are read beside the deliveries, by call).
+    const shown = await t.request('GET', `/v1/calls/${callId}`, { headers: org.auth });
+    expect(shown.body.deliveries).toEqual([delivery]);
+    const listed = await t.request('GET', `/v1/calls?agentId=${integration.agentId}`, { headers: org.auth });
+    expect(listed.body.data.find((c: { id: string }) => c.id === callId)?.deliveries).toEqual([delivery]);
   });
 
   it('fails the delivery once the schedule is spent, and logs why each attempt failed', async () => {

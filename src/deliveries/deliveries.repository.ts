@@ -101,6 +101,15 @@ type Raw = Record<string, unknown>;
 const date = (value: unknown): Date | null =>
   value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value));
 
+/**
+ * The columns `toDeliveryRow` reads: never the payload, which holds the call's whole outcome (its
+ * transcript included) and is read only by the worker that sends it. A page of 20 deliveries, or a
+ * call's, would otherwise read 20 transcripts to show none of them.
+ */
+const DELIVERY_COLUMNS = sql.raw(
+  'id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at, attempt_count, payload_truncated, failure_reason, created_at, updated_at',
+);
+
 function toDeliveryRow(r: Raw): DeliveryRow {
   return {
     id: r.id as string,
@@ -115,6 +124,22 @@ function toDeliveryRow(r: Raw): DeliveryRow {
     failureReason: (r.failure_reason as string | null) ?? null,
     createdAt: date(r.created_at) as Date,
     updatedAt: date(r.updated_at) as Date,
+  };
+}
+
+const ATTEMPT_COLUMNS = sql.raw(
+  'a.delivery_id, a.at, a.status, a.latency_ms, a.error, a.error_code, a.response_excerpt',
+);
+
+function toAttemptRow(r: Raw): AttemptRow {
+  return {
+    deliveryId: r.delivery_id as string,
+    at: date(r.at) as Date,
+    status: r.status === null ? null : Number(r.status),
+    latencyMs: Number(r.latency_ms),
+    error: (r.error as string | null) ?? null,
+    errorCode: (r.error_code as string | null) ?? null,
+    responseExcerpt: (r.response_excerpt as string | null) ?? null,
   };
 }
 
@@ -398,7 +423,7 @@ export function createDeliveriesRepository(
 
     async find(organizationId: string, id: string): Promise<DeliveryRow | undefined> {
       const result = await db.execute(
-        sql`select * from deliveries where organization_id = ${organizationId} and id = ${id}`,
+        sql`select ${DELIVERY_COLUMNS} from deliveries where organization_id = ${organizationId} and id = ${id}`,
       );
       const row = rowsOf<Raw>(result)[0];
       return row ? toDeliveryRow(row) : undefined;
@@ -410,7 +435,7 @@ export function createDeliveriesRepository(
       filter: DeliveryFilter & { beforeId?: string; limit: number },
     ): Promise<DeliveryRow[]> {
       const result = await db.execute(sql`
-        select * from deliveries
+        select ${DELIVERY_COLUMNS} from deliveries
         where ${deliveryFilter(organizationId, filter)}
           ${filter.beforeId ? sql`and id < ${filter.beforeId}` : sql``}
         order by id desc
@@ -430,7 +455,7 @@ export function createDeliveriesRepository(
     async ofCalls(organizationId: string, callIds: string[]): Promise<DeliveryRow[]> {
       if (callIds.length === 0) return [];
       const result = await db.execute(sql`
-        select * from deliveries
+        select ${DELIVERY_COLUMNS} from deliveries
         where organization_id = ${organizationId} and call_id = any(${sql.param(callIds)}::text[]) order by id`);
       return rowsOf<Raw>(result).map(toDeliveryRow);
     },
@@ -439,17 +464,22 @@ export function createDeliveriesRepository(
     async attemptsOf(deliveryIds: string[]): Promise<AttemptRow[]> {
       if (deliveryIds.length === 0) return [];
       const result = await db.execute(sql`
-        select delivery_id, at, status, latency_ms, error, error_code, response_excerpt from delivery_attempts
-        where delivery_id = any(${sql.param(deliveryIds)}::text[]) order by id`);
-      return rowsOf<Raw>(result).map((r) => ({
-        deliveryId: r.delivery_id as string,
-        at: date(r.at) as Date,
-        status: r.status === null ? null : Number(r.status),
-        latencyMs: Number(r.latency_ms),
-        error: (r.error as string | null) ?? null,
-        errorCode: (r.error_code as string | null) ?? null,
-        responseExcerpt: (r.response_excerpt as string | null) ?? null,
-      }));
+        select ${ATTEMPT_COLUMNS} from delivery_attempts a
+        where a.delivery_id = any(${sql.param(deliveryIds)}::text[]) order by a.id`);
+      return rowsOf<Raw>(result).map(toAttemptRow);
+    },
+
+    /**
+     * Every attempt of the deliveries of these calls of the organization, oldest first: read beside
+     * `ofCalls` rather than after it, one round trip less for a page of calls.
+     */
+    async attemptsOfCalls(organizationId: string, callIds: string[]): Promise<AttemptRow[]> {
+      if (callIds.length === 0) return [];
+      const result = await db.execute(sql`
+        select ${ATTEMPT_COLUMNS} from delivery_attempts a join deliveries d on d.id = a.delivery_id
+        where d.organization_id = ${organizationId} and d.call_id = any(${sql.param(callIds)}::text[])
+        order by a.id`);
+      return rowsOf<Raw>(result).map(toAttemptRow);
     },
 
     /**
@@ -462,7 +492,7 @@ export function createDeliveriesRepository(
           final_attempt = d.state <> 'pending',
           state = 'pending', next_attempt_at = now(), claim = d.claim + 1, failure_reason = null, updated_at = now()
         where organization_id = ${organizationId} and id = ${id}
-        returning *`);
+        returning ${DELIVERY_COLUMNS}`);
       const row = rowsOf<Raw>(result)[0];
       return row ? toDeliveryRow(row) : undefined;
     },

@@ -50,11 +50,12 @@ export function createDeliveriesService({
   wake,
   now = () => new Date(),
 }: DeliveriesServiceDeps) {
-  async function withAttempts(rows: DeliveryRow[]): Promise<DeliveryView[]> {
-    const attempts = await repository.attemptsOf(rows.map((row) => row.id));
+  const viewsOf = (rows: DeliveryRow[], attempts: AttemptRow[]): DeliveryView[] => {
     const byDelivery = groupBy(attempts, (a) => a.deliveryId);
     return rows.map((row) => toDeliveryView(row, byDelivery.get(row.id) ?? []));
-  }
+  };
+  const withAttempts = async (rows: DeliveryRow[]): Promise<DeliveryView[]> =>
+    viewsOf(rows, await repository.attemptsOf(rows.map((row) => row.id)));
 
   return {
     async list(
@@ -101,7 +102,11 @@ export function createDeliveriesService({
 
     /** The deliveries of these calls of the organization, by call id (for the calls API). */
     async ofCalls(organizationId: string, callIds: string[]): Promise<Map<string, DeliveryView[]>> {
-      const views = await withAttempts(await repository.ofCalls(organizationId, callIds));
+      const [rows, attempts] = await Promise.all([
+        repository.ofCalls(organizationId, callIds),
+        repository.attemptsOfCalls(organizationId, callIds),
+      ]);
+      const views = viewsOf(rows, attempts);
       return groupBy(views, (view) => view.callId);
     },
   };

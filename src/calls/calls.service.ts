@@ -219,16 +219,21 @@ export function createCallsService({
       const sort = query.sort ?? '-createdAt';
       const filter = filterOf(query);
       const after = query.cursor === undefined ? undefined : decodeCallCursor(query.cursor, sort);
-      const [rows, total] = await Promise.all([
-        repository.list(organizationId, filter, sort, after, limit + 1),
+      // The count (an index range of up to 10,001 entries, the request's longest statement) runs
+      // beside the whole page: the rows, then their tool runs and deliveries.
+      const [total, { rows, page, view }] = await Promise.all([
         repository.count(organizationId, filter, CALL_TOTAL_CAP + 1),
+        (async () => {
+          const rows = await repository.list(organizationId, filter, sort, after, limit + 1);
+          const page = rows.slice(0, limit);
+          const view = await relatedOf(
+            organizationId,
+            page.map((row) => row.id),
+          );
+          return { rows, page, view };
+        })(),
       ]);
-      const page = rows.slice(0, limit);
       const last = page[page.length - 1];
-      const view = await relatedOf(
-        organizationId,
-        page.map((row) => row.id),
-      );
       return {
         data: page.map(view),
         nextCursor: rows.length > limit && last ? encodeCallCursor(sort, { key: last.sortKey, id: last.id }) : null,

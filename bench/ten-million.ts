@@ -24,6 +24,7 @@ import { withUnlimitedConnection } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { acceptRequests, load, type Measured, measureSteady } from './click-to-call.js';
 import { freePort, runIfMain, sleep } from './lib/children.js';
+import { waitForQuiet } from './lib/cpu.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
 import { api, type BenchAgent, type RunningSwitchboard, signup, startSwitchboard } from './lib/switchboard.js';
 
@@ -41,8 +42,11 @@ const CHUNK = 200_000;
 const WORKERS = Number(process.env.BENCH_TEN_MILLION_WORKERS ?? 3);
 /** The calls are spread evenly over this many days before the fill. */
 const DAYS = 365;
-/** Bumped when the generated rows change: 2 made every id the shape the API accepts (26 characters). */
-const FILL_VERSION = 2;
+/**
+ * Bumped when the generated rows change: 2 made every id the shape the API accepts (26 characters),
+ * 3 made the calls' ids sort by when they were made, as the API's do.
+ */
+const FILL_VERSION = 3;
 const REQUESTS = 200;
 const WARMUP = 10;
 const DRAIN = Number(process.env.BENCH_TEN_MILLION_DRAIN ?? 10_000);
@@ -106,6 +110,23 @@ export function transcripts(): string[] {
   });
 }
 
+/** When call `i` was made: spread evenly over the DAYS before `:now`. */
+const CREATED = `:now::timestamptz - interval '${DAYS} days' * (1 - i::float8 / :total)`;
+/** Its time in milliseconds, as `ms`, for its id (a lateral join after the one naming `k.created`). */
+const CREATED_MS = 'cross join lateral (select (extract(epoch from k.created) * 1000)::bigint as ms) m';
+const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+/**
+ * Call `i`'s id, shaped as src/lib/ids.ts makes them when the call is made: its creation time in
+ * milliseconds as 10 base-32 characters, then 16 more (here the serial, whose digits are in the
+ * alphabet). So the ids sort as real ones do, oldest first, and the indexes on (organization, id)
+ * read a large table as they would on a database grown over a year; ids that sorted apart from the
+ * API's put the newest calls first in that order (fill version 3).
+ */
+const CALL_ID = `'call_' || ${Array.from(
+  { length: 10 },
+  (_, n) => `substr('${ID_ALPHABET}', ((m.ms >> ${5 * (9 - n)}) & 31)::int + 1, 1)`,
+).join(' || ')} || lpad(i::text, 16, '0')`;
+
 /**
  * Calls $5..$6 of $7 (all ended), evenly over the DAYS before $8, agent `i % 1000` of organization
  * `(i % 1000) / 10`. Of every 20: 12 answered (with a transcript, a summary and collected data),
@@ -115,7 +136,7 @@ export const FILL_CALLS = `
 insert into calls (id, organization_id, agent_id, provider, direction, provider_call_id, from_number, to_number, status,
   outcome, ended_reason, variables, collected_data, transcript, summary, recording_url, created_at, started_at,
   answered_at, ended_at, duration_seconds, deadline_at)
-select 'call_bench' || lpad(i::text, 21, '0'), (:orgs::text[])[1 + (i % ${AGENTS}) / ${AGENTS_PER_ORGANIZATION}],
+select ${CALL_ID}, (:orgs::text[])[1 + (i % ${AGENTS}) / ${AGENTS_PER_ORGANIZATION}],
   (:agents::text[])[1 + i % ${AGENTS}], 'simulator', 'outbound', 'sim_bench' || lpad(i::text, 10, '0'), '+14155550100',
   '+1' || (2012000000 + (i * 7919) % 7000000000)::text, 'ended',
   case when k.r < 12 then (array['SOLD','NOT_INTERESTED','CALLBACK','COMPLETED'])[1 + i % 4]
@@ -132,14 +153,15 @@ select 'call_bench' || lpad(i::text, 21, '0'), (:orgs::text[])[1 + (i % ${AGENTS
   k.created + make_interval(secs => 10 + i % 600), case when k.r < 12 then 5 + i % 600 else 0 end,
   k.created + interval '10 minutes'
 from generate_series(:from::bigint, :to::bigint) i
-cross join lateral (select :now::timestamptz - interval '${DAYS} days' * (1 - i::float8 / :total) as created, i % 20 as r) k`;
+cross join lateral (select ${CREATED} as created, i % 20 as r) k
+${CREATED_MS}`;
 
 /** Every third answered call ran two tools (one in twelve failed). */
 export const FILL_TOOLS = `
 insert into tool_invocations (id, organization_id, call_id, tool_id, tool_name, arguments, request, response_status,
   response_excerpt, result, error, latency_ms, created_at)
 select 'tinv_bench' || lpad(i::text, 20, '0') || n, (:orgs::text[])[1 + (i % ${AGENTS}) / ${AGENTS_PER_ORGANIZATION}],
-  'call_bench' || lpad(i::text, 21, '0'), 'tool_bench', case n when 1 then 'lookup_order' else 'book_visit' end,
+  ${CALL_ID}, 'tool_bench', case n when 1 then 'lookup_order' else 'book_visit' end,
   jsonb_build_object('order', 'A-' || (i % 100000)::text),
   jsonb_build_object('method', 'POST', 'url', 'https://api.example.com/orders/lookup', 'headers',
     jsonb_build_object('content-type', 'application/json'), 'body', '{"order":"A-' || (i % 100000)::text || '"}'),
@@ -147,8 +169,10 @@ select 'tinv_bench' || lpad(i::text, 20, '0') || n, (:orgs::text[])[1 + (i % ${A
   case when (i + n) % 12 = 3 then '{"error":"internal"}' else '{"status":"shipped","eta":"2026-01-09"}' end,
   case when (i + n) % 12 = 3 then 'The tool failed.' else '{"status":"shipped","eta":"2026-01-09"}' end,
   case when (i + n) % 12 = 3 then 'HTTP 500' end, 40 + (i * 7919) % 900,
-  :now::timestamptz - interval '${DAYS} days' * (1 - i::float8 / :total) + make_interval(secs => 8 + 20 * n)
+  k.created + make_interval(secs => 8 + 20 * n)
 from generate_series(:from::bigint, :to::bigint) i cross join (values (1), (2)) t(n)
+cross join lateral (select ${CREATED} as created) k
+${CREATED_MS}
 where i % 20 < 12 and i % 3 = 0`;
 
 /**
@@ -159,18 +183,19 @@ export const FILL_DELIVERIES = `
 insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at, claim,
   attempt_count, retries_used, payload, created_at, updated_at)
 select 'dlv_bench' || lpad(i::text, 21, '0'), (:orgs::text[])[1 + (i % ${AGENTS}) / ${AGENTS_PER_ORGANIZATION}],
-  (:integrations::text[])[1 + i % ${AGENTS}], 'call_bench' || lpad(i::text, 21, '0'), 'msg_bench' || lpad(i::text, 21, '0'),
+  (:integrations::text[])[1 + i % ${AGENTS}], ${CALL_ID}, 'msg_bench' || lpad(i::text, 21, '0'),
   case when k.attempts = 3 then 'failed' else 'delivered' end, null, k.attempts, k.attempts, k.attempts - 1,
   '{"type":"call.ended","timestamp":"' || to_char(k.ended at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ||
-    '","data":{"id":"call_bench' || lpad(i::text, 21, '0') || '","agentId":"' || (:agents::text[])[1 + i % ${AGENTS}] ||
+    '","data":{"id":"' || ${CALL_ID} || '","agentId":"' || (:agents::text[])[1 + i % ${AGENTS}] ||
     '","status":"ended","variables":{"name":"Ada"},"transcript":' ||
     case when i % 20 < 12 then (:texts::text[])[1 + i % 16] else '[]' end || '}}',
   k.ended, k.ended + make_interval(secs => 30 * (k.attempts - 1) + 1)
 from generate_series(:from::bigint, :to::bigint) i
 cross join lateral (
-  select :now::timestamptz - interval '${DAYS} days' * (1 - i::float8 / :total) + make_interval(secs => 10 + i % 600) as ended,
+  select ${CREATED} as created, ${CREATED} + make_interval(secs => 10 + i % 600) as ended,
     case when i % 100 = 7 then 3 when i % 10 = 3 then 2 else 1 end as attempts
-) k`;
+) k
+${CREATED_MS}`;
 
 export const FILL_ATTEMPTS = `
 insert into delivery_attempts (delivery_id, at, status, latency_ms, error, error_code, response_excerpt)
@@ -702,7 +727,13 @@ async function measureAll(admin: pg.Client, filled: Filled, rows: Row[], notes: 
         (emptyAccept.serverCpuUs + emptyAccept.postgresCpuUs) / (bigAccept.serverCpuUs + bigAccept.postgresCpuUs);
       notes.push(`accept, CPU per call (server + PostgreSQL), empty over filled: ${cpuRatio.toFixed(2)}×`);
 
-      // The lists and one call, on the filled database.
+      // The lists and one call, on the filled database, once the accepted calls' background work
+      // (their ends, the stats rollup, PostgreSQL writing out) is done: a list read at the tail of a
+      // burst of 4,000 calls a second measures the burst.
+      const settled = await waitForQuiet();
+      notes.push(
+        `lists measured ${(settled.waitedMs / 1000).toFixed(0)} s after the accept load${settled.quiet ? ', the machine quiet (under 10 % of a core)' : ', the machine NOT yet quiet after 60 s'}`,
+      );
       const { apiKey, agentIds } = filled;
       const client = new pg.Client({ connectionString: bigUrl });
       await client.connect();

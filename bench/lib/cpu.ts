@@ -51,3 +51,21 @@ export async function machineCpuMs(): Promise<{ busyMs: number; stealMs: number 
     stealMs: toMs(steal ?? 0),
   };
 }
+
+/**
+ * Waits until the machine is quiet: under `busyMs` of CPU (all cores, every process) in a second,
+ * checked each second, for at most `maxMs`. Used after a burst of load, so what is measured next is
+ * not the tail of the burst's background work (calls ending, the stats rollup, PostgreSQL writing
+ * out). Returns how long it waited, and whether it became quiet.
+ */
+export async function waitForQuiet(busyMs = 100, maxMs = 60_000): Promise<{ waitedMs: number; quiet: boolean }> {
+  const started = Date.now();
+  let before = await machineCpuMs();
+  while (Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await machineCpuMs();
+    if (after.busyMs - before.busyMs < busyMs) return { waitedMs: Date.now() - started, quiet: true };
+    before = after;
+  }
+  return { waitedMs: Date.now() - started, quiet: false };
+}

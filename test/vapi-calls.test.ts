@@ -266,4 +266,32 @@ describe('calls through Vapi', () => {
       vapi.failNext(0);
     }
   });
+
+  it('stops opening the webhook to a rotated-out secret at once, and opens it to the new one', async () => {
+    const callId = (await clickToCall()).body.callId;
+    const call = { id: 'vapi-rotated', assistantOverrides: { metadata: { switchboardCallId: callId } } };
+    // Opened once with the current secret: the credential is now held in memory.
+    expect((await webhook({ message: { type: 'status-update', status: 'ringing', call } })).status).toBe(200);
+    const rotated = 'vapi_hook_secret_rotated_0123456789';
+    const patch = (webhookSecret: string) =>
+      t.request('PATCH', `/v1/provider-credentials/${credentialId}`, { headers: org.auth, body: { webhookSecret } });
+    expect((await patch(rotated)).status).toBe(200);
+    try {
+      const report = (status: string) => ({
+        message: {
+          type: 'end-of-call-report',
+          endedReason: 'customer-ended-call',
+          call,
+          artifact: { messages: [] },
+          analysis: { structuredData: { status } },
+        },
+      });
+      expect((await webhook(report('SOLD'), SECRET)).status).not.toBe(200);
+      expect((await callOf(callId)).status).toBe('ringing');
+      expect((await webhook(report('CALLBACK'), rotated)).status).toBe(200);
+      expect(await callOf(callId)).toMatchObject({ status: 'ended', outcome: 'CALLBACK' });
+    } finally {
+      expect((await patch(SECRET)).status).toBe(200);
+    }
+  });
 });

@@ -11,13 +11,13 @@ export interface ProviderCredentialsModuleDeps {
   auth: AuthService;
   /** What a credential of the provider needs besides its key (from the provider registry). */
   rulesOf: ProviderCredentialsServiceDeps['rulesOf'];
-  /** The credential changed: the agents using it publish again, and every process forgets its key. */
+  /** The credential changed or was removed: the agents using it publish again, and every process forgets it. */
   onChanged: (credentialId: string) => Promise<void>;
 }
 
 /** Organizations' provider accounts, their secrets sealed and opened only for the adapters. */
 export function createProviderCredentialsModule(
-  { db, secretBox, config, resolveHost }: SharedDeps,
+  { database, db, secretBox, config, resolveHost }: SharedDeps,
   { auth, rulesOf, onChanged }: ProviderCredentialsModuleDeps,
 ) {
   const providerCredentials = createProviderCredentialsService({
@@ -27,6 +27,7 @@ export function createProviderCredentialsModule(
     resolve: resolveHost,
     rulesOf,
     onChanged,
+    changes: database.changes,
   });
   return {
     providerCredentials,

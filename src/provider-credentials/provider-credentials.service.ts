@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../db/change-feed.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
 import { randomToken, SECRET_MASK, type SecretBox } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
@@ -5,6 +6,7 @@ import { outboundUrlProblems } from '../lib/outbound-url.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { isMask, originMoved, writeOnlyProblem } from '../lib/write-only.js';
 import type { CredentialRules } from '../providers/provider-port.js';
+import { createOpenedCredentials } from './opened-credentials.js';
 import {
   CredentialNameTakenError,
   type ProviderCredentialRow,
@@ -26,8 +28,13 @@ export interface ProviderCredentialsServiceDeps {
   resolve?: (hostname: string) => Promise<string[]>;
   /** What a credential of the provider needs besides its key (the provider port's `credentialRules`). */
   rulesOf: (provider: string) => CredentialRules;
-  /** The credential changed: agents using it publish again (their webhook secret, key or base URL moved). */
+  /**
+   * The credential changed or was removed: agents using it publish again (their webhook secret, key
+   * or base URL moved), and every process forgets it (announced on `PROVIDER_CREDENTIAL_TOPIC`).
+   */
   onChanged?: (credentialId: string) => Promise<void>;
+  /** Where those announcements are heard: `open` then keeps credentials opened in memory. */
+  changes?: ChangeFeed;
 }
 
 /** A credential opened for an adapter: the plain secrets, never shown through the API. */
@@ -82,7 +89,25 @@ export function createProviderCredentialsService({
   resolve,
   rulesOf,
   onChanged = async () => {},
+  changes,
 }: ProviderCredentialsServiceDeps) {
+  const opened = (row: ProviderCredentialRow): OpenedProviderCredential => ({
+    id: row.id,
+    provider: row.provider as CredentialProvider,
+    apiKey: secretBox.decrypt(row.apiKeySealed, row.id),
+    webhookSecret: row.webhookSecretSealed ? secretBox.decrypt(row.webhookSecretSealed, row.id) : null,
+    baseUrl: row.baseUrl,
+  });
+  const openedById =
+    changes &&
+    createOpenedCredentials({
+      feed: changes,
+      load: async (id) => {
+        const row = await repository.findAnyOrganization(id);
+        return row && { organizationId: row.organizationId, credential: opened(row) };
+      },
+    });
+
   /**
    * The base URL's problems, and the secrets' (src/lib/write-only.ts): the mask, or leaving a secret
    * out, keeps the stored one only while the base URL keeps its origin. Both secrets go there: the
@@ -204,6 +229,9 @@ export function createProviderCredentialsService({
           'The credential is used by an agent or a phone number: move the agent to another credential, or delete the phone number, first',
         );
       }
+      // A call placed before its agent moved to another credential may still report: every process
+      // forgets the removed one, so its secrets stop opening at once.
+      await onChanged(id);
     },
 
     /** The credential's provider, or undefined when the organization has no such credential. */
@@ -228,15 +256,9 @@ export function createProviderCredentialsService({
 
     /** The credential with its secrets opened, for a provider adapter. */
     async open(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
+      if (openedById) return openedById.open(organizationId, id);
       const row = await repository.find(organizationId, id);
-      if (!row) return undefined;
-      return {
-        id: row.id,
-        provider: row.provider as CredentialProvider,
-        apiKey: secretBox.decrypt(row.apiKeySealed, row.id),
-        webhookSecret: row.webhookSecretSealed ? secretBox.decrypt(row.webhookSecretSealed, row.id) : null,
-        baseUrl: row.baseUrl,
-      };
+      return row && opened(row);
     },
   };
 }

@@ -493,6 +493,7 @@ describe('total on the other lists', () => {
       data: [],
       nextCursor: null,
       total: 0,
+      totalCapped: false,
     });
   });
 });

@@ -510,3 +510,37 @@ describe('the delivery claim on a large backlog', () => {
     ]);
   });
 });
+
+// Decision 0053: an organization's deliveries grow with its calls, so the delivery log counts at
+// most 10,000 of them; above that, `total` is 10,000 and `totalCapped` is true.
+describe('GET /v1/deliveries total, capped at 10,000', () => {
+  it('answers 10,000 and totalCapped above 10,000 deliveries, and the exact count at 10,000 and below', async () => {
+    const big = await t.signup();
+    const agent = await t.createAgent(big, { name: 'Many deliveries', type: 'outbound' });
+    const hook = await t.request('POST', `/v1/agents/${agent.id}/integrations`, {
+      headers: big.auth,
+      body: { url: 'https://hooks.example.com/outcomes', enabled: false },
+    });
+    expect(hook.status).toBe(201);
+    // 10,001 ended calls, each with one delivered outcome: one statement each, not 10,001 calls.
+    await t.db.database.db.execute(sql`
+      insert into calls (id, organization_id, agent_id, provider, direction, to_number, status, variables,
+        collected_data, transcript, created_at, deadline_at)
+      select 'call_dcap' || lpad(i::text, 17, '0'), ${big.organization.id}, ${agent.id}, 'simulator', 'outbound',
+        '+1415556' || lpad(i::text, 4, '0'), 'ended', '{}', '{}', '[]', now(), now() + interval '1 day'
+      from generate_series(1, 10001) i`);
+    await t.db.database.db.execute(sql`
+      insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at)
+      select 'dlv_dcap' || lpad(i::text, 18, '0'), ${big.organization.id}, ${hook.body.id},
+        'call_dcap' || lpad(i::text, 17, '0'), 'msg_dcap' || lpad(i::text, 18, '0'),
+        case when i = 1 then 'failed' else 'delivered' end, null
+      from generate_series(1, 10001) i`);
+    const get = async (query: string) =>
+      (await t.request('GET', `/v1/deliveries${query}`, { headers: big.auth })).body;
+    expect(await get('?limit=2')).toMatchObject({ total: 10_000, totalCapped: true });
+    expect((await get('?limit=2')).data).toHaveLength(2);
+    expect(await get('?limit=1&state=delivered')).toMatchObject({ total: 10_000, totalCapped: false });
+    expect(await get('?state=failed')).toMatchObject({ total: 1, totalCapped: false });
+    expect(await get('?state=pending')).toEqual({ data: [], nextCursor: null, total: 0, totalCapped: false });
+  }, 60_000);
+});

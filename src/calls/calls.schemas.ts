@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PROVIDERS } from '../agents/agents.schemas.js';
 import { DeliveryView } from '../deliveries/deliveries.schemas.js';
-import { FreeObject, Nullable, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { CappedPageOf, FreeObject, Nullable, ref, StringEnum, Timestamp } from '../lib/schema.js';
 import { ToolInvocationView } from '../tools/tools.schemas.js';
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in_progress', 'ended'] as const;
@@ -78,21 +78,6 @@ export type CallView = Static<typeof CallView>;
  * `total` stops counting at 10,000 (decision 0053): above it `total` is 10,000 and `totalCapped`
  * says there are more.
  */
-export const CallPage = Type.Object(
-  {
-    data: Type.Array(ref(CallView)),
-    nextCursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass back as ?cursor=; null on the last page',
-    }),
-    total: Type.Integer({
-      minimum: 0,
-      description: 'How many calls the filter matches across every page, counted up to 10,000',
-    }),
-    totalCapped: Type.Boolean({
-      description: 'True when more than 10,000 calls match: `total` is then 10,000, a lower bound',
-    }),
-  },
-  { $id: 'CallPage' },
-);
+export const CallPage = CappedPageOf(ref(CallView), 'CallPage', 'calls');
 
 export const CALL_VIEWS = [TranscriptTurnView, CallView, CallPage];

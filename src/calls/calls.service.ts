@@ -3,7 +3,7 @@ import { isTransientDatabaseError } from '../db/client.js';
 import type { DeliveryView } from '../deliveries/deliveries.schemas.js';
 import { notFound, validationError } from '../errors.js';
 import { toStorableJson } from '../lib/json-guard.js';
-import type { Page } from '../lib/pagination.js';
+import { cappedTotal, type Page, TOTAL_CAP } from '../lib/pagination.js';
 import { type CallEvent, SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
 import type { ToolInvocationView } from '../tools/tools.schemas.js';
 import { decodeCallCursor, encodeCallCursor } from './call-cursor.js';
@@ -65,12 +65,6 @@ export interface CallListQuery extends CallFilter {
 
 /** How many calls the CSV export reads per statement. */
 export const EXPORT_BATCH = 1000;
-
-/**
- * GET /v1/calls counts the matching calls up to this many; above it, `total` is this and
- * `totalCapped` is true ("10,000+"), so a large organization's total costs a bounded read (decision 0053).
- */
-export const CALL_TOTAL_CAP = 10_000;
 
 /**
  * An ISO 8601 time to the microsecond, as the database keeps times: [milliseconds since the epoch,
@@ -222,7 +216,7 @@ export function createCallsService({
       // The count (an index range of up to 10,001 entries, the request's longest statement) runs
       // beside the whole page: the rows, then their tool runs and deliveries.
       const [total, { rows, page, view }] = await Promise.all([
-        repository.count(organizationId, filter, CALL_TOTAL_CAP + 1),
+        repository.count(organizationId, filter, TOTAL_CAP + 1),
         (async () => {
           const rows = await repository.list(organizationId, filter, sort, after, limit + 1);
           const page = rows.slice(0, limit);
@@ -237,8 +231,7 @@ export function createCallsService({
       return {
         data: page.map(view),
         nextCursor: rows.length > limit && last ? encodeCallCursor(sort, { key: last.sortKey, id: last.id }) : null,
-        total: Math.min(total, CALL_TOTAL_CAP),
-        totalCapped: total > CALL_TOTAL_CAP,
+        ...cappedTotal(total),
       };
     },
 

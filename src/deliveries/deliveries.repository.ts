@@ -443,10 +443,14 @@ export function createDeliveriesRepository(
       return rowsOf<Raw>(result).map(toDeliveryRow);
     },
 
-    /** How many deliveries `list` shows for the filter, across every page. */
-    async count(organizationId: string, filter: DeliveryFilter): Promise<number> {
+    /**
+     * How many deliveries `list` shows for the filter, across every page, counting no further than
+     * `atMost`: an organization of 100,000 calls has 100,000 deliveries or more, which an exact count
+     * reads on every page (half a second on the ten-million-call database; decision 0053).
+     */
+    async count(organizationId: string, filter: DeliveryFilter, atMost: number): Promise<number> {
       const result = await db.execute(
-        sql`select count(*)::int as n from deliveries where ${deliveryFilter(organizationId, filter)}`,
+        sql`select count(*)::int as n from (select 1 from deliveries where ${deliveryFilter(organizationId, filter)} limit ${atMost}) matching`,
       );
       return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
     },

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CountedPageOf, Nullable, ref, StringEnum, Timestamp } from '../lib/schema.js';
+import { CappedPageOf, Nullable, ref, StringEnum, Timestamp } from '../lib/schema.js';
 
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
 
@@ -36,6 +36,6 @@ export const DeliveryView = Type.Object(
 );
 export type DeliveryView = Static<typeof DeliveryView>;
 
-export const DeliveryPage = CountedPageOf(ref(DeliveryView), 'DeliveryPage');
+export const DeliveryPage = CappedPageOf(ref(DeliveryView), 'DeliveryPage', 'deliveries');
 
 export const DELIVERY_VIEWS = [DeliveryAttemptView, DeliveryView, DeliveryPage];

@@ -1,6 +1,6 @@
 import { ApiError, notFound } from '../errors.js';
 import { groupBy } from '../lib/group-by.js';
-import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
+import { cappedTotal, decodeCursor, type Page, TOTAL_CAP, toPage } from '../lib/pagination.js';
 import type { AttemptRow, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 import type { DeliveryView } from './deliveries.schemas.js';
 
@@ -61,15 +61,19 @@ export function createDeliveriesService({
     async list(
       organizationId: string,
       query: { integrationId?: string; callId?: string; state?: string; cursor?: string; limit?: number },
-    ): Promise<Page<DeliveryView> & { total: number }> {
+    ): Promise<Page<DeliveryView> & { total: number; totalCapped: boolean }> {
       const limit = query.limit ?? 20;
       const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      const [rows, total] = await Promise.all([
-        repository.list(organizationId, { ...query, beforeId, limit: limit + 1 }),
-        repository.count(organizationId, query),
+      // Counted up to 10,001 (decision 0053): an organization's deliveries grow with its calls.
+      const [counted, { data, nextCursor }] = await Promise.all([
+        repository.count(organizationId, query, TOTAL_CAP + 1),
+        (async () => {
+          const rows = await repository.list(organizationId, { ...query, beforeId, limit: limit + 1 });
+          const page = toPage(rows, limit, (row) => row);
+          return { data: await withAttempts(page.data), nextCursor: page.nextCursor };
+        })(),
       ]);
-      const page = toPage(rows, limit, (row) => row);
-      return { data: await withAttempts(page.data), nextCursor: page.nextCursor, total };
+      return { data, nextCursor, ...cappedTotal(counted) };
     },
 
     async get(organizationId: string, id: string): Promise<DeliveryView> {

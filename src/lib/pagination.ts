@@ -7,6 +7,18 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/**
+ * The lists of tables that grow with every call (calls, deliveries) count their matching rows up to
+ * this many; above it, `total` is this and `totalCapped` is true ("10,000+"), so a large
+ * organization's total costs a bounded read (decision 0053).
+ */
+export const TOTAL_CAP = 10_000;
+
+/** `total` and `totalCapped` of a list from its count, taken with `limit TOTAL_CAP + 1`. */
+export function cappedTotal(counted: number): { total: number; totalCapped: boolean } {
+  return { total: Math.min(counted, TOTAL_CAP), totalCapped: counted > TOTAL_CAP };
+}
+
 /** Cursors are opaque to clients; inside, the last id of the page (ids sort by creation time). */
 export function encodeCursor(lastId: string): string {
   return Buffer.from(lastId, 'utf8').toString('base64url');

@@ -105,5 +105,28 @@ export const CountedPageOf = <T extends TSchema>(item: T, $id: string) =>
     { $id },
   );
 
+/**
+ * A page whose total is counted only up to 10,000 (decision 0053): `total` is exact up to there;
+ * above it `total` is 10,000 and `totalCapped` is true, so a large organization's total costs a
+ * bounded read. `noun` names the rows in the descriptions ("calls").
+ */
+export const CappedPageOf = <T extends TSchema>(item: T, $id: string, noun: string) =>
+  Type.Object(
+    {
+      data: Type.Array(item),
+      nextCursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass back as ?cursor=; null on the last page',
+      }),
+      total: Type.Integer({
+        minimum: 0,
+        description: `How many ${noun} the filter matches across every page, counted up to 10,000`,
+      }),
+      totalCapped: Type.Boolean({
+        description: `True when more than 10,000 ${noun} match: \`total\` is then 10,000, a lower bound`,
+      }),
+    },
+    { $id },
+  );
+
 /** A 204 answer: the schema Fastify and the document read as "no body". */
 export const NO_CONTENT = { description: 'Done', type: 'null' } as const;

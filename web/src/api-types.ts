@@ -1493,8 +1493,10 @@ export interface components {
             data: components["schemas"]["Delivery"][];
             /** @description Pass back as ?cursor=; null on the last page */
             nextCursor: string | null;
-            /** @description How many rows the filter matches, across every page */
+            /** @description How many deliveries the filter matches across every page, counted up to 10,000 */
             total: number;
+            /** @description True when more than 10,000 deliveries match: `total` is then 10,000, a lower bound */
+            totalCapped: boolean;
         };
         TranscriptTurn: {
             /** @enum {string} */

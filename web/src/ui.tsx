@@ -353,7 +353,7 @@ export function PagedTable<T extends { id: string }>({
   className,
   noun,
 }: {
-  page: { data: T[]; nextCursor: string | null; total?: number };
+  page: { data: T[]; nextCursor: string | null; total?: number; totalCapped?: boolean };
   pager: ReturnType<typeof usePager>;
   empty: ReactNode;
   headers: string[];
@@ -368,7 +368,9 @@ export function PagedTable<T extends { id: string }>({
     <>
       {noun && typeof page.total === 'number' && (
         <p className="list-total" aria-live="polite">
-          {page.total.toLocaleString()} {page.total === 1 ? noun[0] : noun[1]}
+          {page.totalCapped
+            ? `${page.total.toLocaleString()}+ ${noun[1]}`
+            : `${page.total.toLocaleString()} ${page.total === 1 ? noun[0] : noun[1]}`}
         </p>
       )}
       <div className="table-scroll">

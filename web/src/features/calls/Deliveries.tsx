@@ -31,7 +31,7 @@ export function DeliveriesPage() {
   const pager = usePager({ inUrl: true });
   const { data, failure } = useLoad(
     () =>
-      api<Page<Delivery> & { total?: number }>(
+      api<Page<Delivery> & { total?: number; totalCapped?: boolean }>(
         'GET',
         withQuery('/v1/deliveries', { ...filters, cursor: pager.cursor, limit: 25 }),
       ),

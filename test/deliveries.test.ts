@@ -535,8 +535,7 @@ describe('GET /v1/deliveries total, capped at 10,000', () => {
         'call_dcap' || lpad(i::text, 17, '0'), 'msg_dcap' || lpad(i::text, 18, '0'),
         case when i = 1 then 'failed' else 'delivered' end, null
       from generate_series(1, 10001) i`);
-    const get = async (query: string) =>
-      (await t.request('GET', `/v1/deliveries${query}`, { headers: big.auth })).body;
+    const get = async (query: string) => (await t.request('GET', `/v1/deliveries${query}`, { headers: big.auth })).body;
     expect(await get('?limit=2')).toMatchObject({ total: 10_000, totalCapped: true });
     expect((await get('?limit=2')).data).toHaveLength(2);
     expect(await get('?limit=1&state=delivered')).toMatchObject({ total: 10_000, totalCapped: false });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
@@ -411,4 +412,31 @@ describe.runIf(haveBrowser)('the dashboard’s lists', () => {
     await expect.poll(totalText).toBe(`${CALLBACK_CALLS} deliveries`);
     await screenshot(page, 'deliveries-list-1280');
   });
+
+  // Last in the file: the 10,001 rows below change every total after them.
+  it('says "10,000+ deliveries" when the log counts past its cap (decision 0053), at a phone’s width too', async () => {
+    // 10,001 ended calls of the sales agent, each with a delivered outcome: two statements.
+    await t.db.database.db.execute(sql`
+      insert into calls (id, organization_id, agent_id, provider, direction, to_number, status, variables,
+        collected_data, transcript, created_at, deadline_at)
+      select 'call_uicap' || lpad(i::text, 16, '0'), ${org.organization.id}, ${sales.id}, 'simulator', 'outbound',
+        '+1415557' || lpad(i::text, 4, '0'), 'ended', '{}', '{}', '[]', now() - interval '1 day', now()
+      from generate_series(1, 10001) i`);
+    await t.db.database.db.execute(sql`
+      insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at)
+      select 'dlv_uicap' || lpad(i::text, 17, '0'), ${org.organization.id}, ${salesHook.id},
+        'call_uicap' || lpad(i::text, 16, '0'), 'msg_uicap' || lpad(i::text, 17, '0'), 'delivered', null
+      from generate_series(1, 10001) i`);
+    const capped = /^10[,.\u00a0\u202f]?000\+ deliveries$/;
+    await page.goto(`${t.url}/deliveries`);
+    await expect.poll(totalText).toMatch(capped);
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await expect.poll(totalText).toMatch(capped);
+      await expectFits(page, 'the delivery log past its cap');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  }, 60_000);
 });

@@ -339,6 +339,14 @@ export function Pager({
 }
 
 /**
+ * A list's total as its line above the table says it: "1 agent", "26 agents", or, for a list that
+ * stops counting at 10,000 (decision 0053), "10,000+ calls".
+ */
+export function totalText(total: number, capped: boolean | undefined, [one, many]: [string, string]): string {
+  return capped ? `${total.toLocaleString()}+ ${many}` : `${total.toLocaleString()} ${total === 1 ? one : many}`;
+}
+
+/**
  * One page of a cursor-paged list as a table: the empty state when the first page has nothing,
  * else how many the list holds ("12 agents", when the API counts them), a row per item (`cells`
  * gives its `<td>`s) and the pager. The table scrolls inside its card when it is wider than the
@@ -368,9 +376,7 @@ export function PagedTable<T extends { id: string }>({
     <>
       {noun && typeof page.total === 'number' && (
         <p className="list-total" aria-live="polite">
-          {page.totalCapped
-            ? `${page.total.toLocaleString()}+ ${noun[1]}`
-            : `${page.total.toLocaleString()} ${page.total === 1 ? noun[0] : noun[1]}`}
+          {totalText(page.total, page.totalCapped, noun)}
         </p>
       )}
       <div className="table-scroll">

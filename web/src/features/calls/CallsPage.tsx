@@ -9,6 +9,7 @@ import {
   formatTime,
   Loading,
   Pager,
+  totalText,
   useLoad,
   usePager,
   usePolling,
@@ -18,7 +19,6 @@ import {
   CALL_SORTS,
   CALL_STATUSES,
   type CallSort,
-  countOf,
   DIRECTION_LABELS,
   deliveriesSummary,
   formatDuration,
@@ -303,7 +303,7 @@ function CallsTable({
       {typeof data.total === 'number' && (
         <p className="list-total" aria-live="polite">
           {/* The API stops counting at 10,000 (decision 0053): "10,000+ calls". */}
-          {data.totalCapped ? `${data.total.toLocaleString()}+ calls` : countOf(data.total, 'call', 'calls')}
+          {totalText(data.total, data.totalCapped, ['call', 'calls'])}
           {filtered ? (data.total === 1 && !data.totalCapped ? ' matches these filters' : ' match these filters') : ''}
         </p>
       )}

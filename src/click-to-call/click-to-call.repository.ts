@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { AgentRow } from '../agents/agents.repository.js';
 import type { NewCallRow } from '../calls/calls.repository.js';
-import { type Db, isDatabaseUnreachable, retryOnConflict, rowsOf } from '../db/client.js';
+import { type Db, executePrepared, isDatabaseUnreachable, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
 import { numberIsListed } from '../suppressions/suppressions.repository.js';
@@ -33,8 +33,13 @@ export function createClickToCallRepository(db: Db) {
       const rows = [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
       const column = <T>(pick: (row: NewCallRow) => T) => sql.param(rows.map(pick));
       // Raw unnest rather than Drizzle's multi-row insert: building that costs more than the insert.
+      // Prepared (decision 0058): parsing and planning it was about a third of PostgreSQL's time per
+      // accepted call; the plan is the same whatever the rows (an index probe per row).
       const result = await retryOnConflict(() =>
-        db.execute(sql`
+        executePrepared(
+          db,
+          'accept_calls',
+          sql`
       with v as (select * from unnest(
         ${column((r) => r.id)}::text[],
         ${column((r) => r.organizationId)}::text[],
@@ -57,7 +62,8 @@ export function createClickToCallRepository(db: Db) {
         returning id)
       select id, true as listed from listed
       union all
-      select id, false as listed from inserted`),
+      select id, false as listed from inserted`,
+        ),
       );
       const outcomes = new Map(
         rowsOf<{ id: string; listed: boolean }>(result).map((row): [string, InsertOutcome] => [

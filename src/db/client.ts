@@ -1,8 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { type ChangeFeed, createLocalChangeFeed, createPostgresChangeFeed } from './change-feed.js';
@@ -222,6 +222,20 @@ async function withTimeout(promise: Promise<unknown>, ms: number): Promise<void>
 /** The rows of a raw `db.execute` result, which node-postgres and PGlite both shape as `{ rows }`. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
+}
+
+/**
+ * `db.execute(query)` as a named prepared statement: with PostgreSQL, parsed and planned once per
+ * connection and then only bound and run; PGlite runs it as `db.execute` does. For a statement
+ * every request sends whose text never changes (its values are parameters), and only where a plan
+ * made without the values is as good as one made with them: PostgreSQL may keep a generic plan
+ * after five runs. The result is shaped as `db.execute`'s (`rowsOf`).
+ */
+export function executePrepared(db: Db, name: string, query: SQL): Promise<unknown> {
+  // Drizzle's own query builders prepare by name (`.prepare(name)`); a raw statement has no such
+  // call, so it is prepared the way `db.execute` prepares it, with the name given.
+  const { dialect } = db as unknown as { dialect: PgDialect };
+  return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute();
 }
 
 /**

@@ -38,10 +38,13 @@ export function suppressEndedCalls(ended: SQL): SQL {
 /**
  * The condition "the organization lists this number", for the statements of other domains that
  * decide a call: click to call's insert of the call (decision 0056) and the campaign scheduler's
- * claim of its contacts. One probe of the unique index on (organization_id, phone).
+ * claim of its contacts. One probe of the unique index on (organization_id, phone) per row, and
+ * always that: written as a scalar subquery (not `exists`, which PostgreSQL may turn into a hash
+ * join over the whole list), so that a plan made once and kept (the prepared insert of click to
+ * call, decision 0058) stays a probe however long the list has grown since.
  */
 export function numberIsListed(organizationId: SQL, phone: SQL): SQL {
-  return sql`exists (select 1 from suppressions s where s.organization_id = ${organizationId} and s.phone = ${phone})`;
+  return sql`coalesce((select true from suppressions s where s.organization_id = ${organizationId} and s.phone = ${phone} limit 1), false)`;
 }
 
 export function createSuppressionsRepository(db: Db) {

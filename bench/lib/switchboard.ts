@@ -38,7 +38,9 @@ export async function startSwitchboard(
   // A worker (SWITCHBOARD_ROLE=worker) serves /healthz only on SWITCHBOARD_WORKER_PORT: that port, then.
   const workerPort: Record<string, string> =
     settings.SWITCHBOARD_ROLE === 'worker' ? { SWITCHBOARD_WORKER_PORT: String(port) } : {};
-  const env = serverEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...workerPort, ...settings });
+  // At the default log level (info: a line per request), as `npm start` runs it; until 2026-11-25
+  // the servers under test ran at warn, which left out the cost of that line (docs/benchmarks.md).
+  const env = serverEnv({ PORT: String(port), HOST: '127.0.0.1', ...workerPort, ...settings });
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (slows it down;
   // summarise with `npx tsx bench/profile-summary.ts <file>`). Figures taken so are not the reference.
   const profileDir = process.env.BENCH_CPU_PROF;

@@ -364,6 +364,26 @@ describe('ctc:013: a listed number is not called', () => {
     });
   }
 
+  it('is read fresh by the prepared insert: numbers listed after many calls, one by one or by the thousand, are refused', async () => {
+    // Click to call's insert is a prepared statement (decision 0058): with PostgreSQL, after five
+    // runs its plan may be kept. What the list holds must still be read at every call.
+    const { apiToken, apiSecret } = await t.agentWithCredentials(org);
+    const call = (phone: string) => t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone } });
+    for (let i = 0; i < 8; i++) expect((await call(freshPhone())).status).toBe(200);
+    const one = freshPhone();
+    await add({ phone: one });
+    expect((await call(one)).body.code).toBe('ctc:013');
+    const many = Array.from({ length: 2000 }, () => freshPhone());
+    const uploaded = await upload(`phone\n${many.join('\n')}\n`);
+    expect(uploaded.status).toBe(200);
+    for (const phone of [many[0], many[1999]] as string[]) {
+      const refused = await call(phone);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('ctc:013');
+    }
+    expect((await call(freshPhone())).status).toBe(200);
+  });
+
   it('leaves an Idempotency-Key unused when the number is listed: the same key places the call once it is removed', async () => {
     const phone = freshPhone();
     const { body } = await add({ phone });

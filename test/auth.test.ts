@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
@@ -121,6 +122,27 @@ describe('log-in', () => {
     expect((await t.request('GET', '/v1/agents', { headers: { cookie: session } })).status).toBe(401);
   });
 
+  it('stops authenticating a session once it has expired, however often it was used before', async () => {
+    await t.request('POST', '/v1/signup', {
+      body: { organization: 'Expiring Co', email: 'expiring@example.com', password: 'correct horse' },
+    });
+    const login = await t.request('POST', '/v1/login', {
+      body: { email: 'expiring@example.com', password: 'correct horse' },
+    });
+    const session = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    // More than five uses: with PostgreSQL the prepared lookup may keep one plan from then on
+    // (decision 0058); the time it compares with must still be each request's.
+    for (let i = 0; i < 7; i++) {
+      expect((await t.request('GET', '/v1/agents', { headers: { cookie: session } })).status).toBe(200);
+    }
+    await t.db.database.db.execute(sql`
+      update sessions set expires_at = now() - interval '1 second'
+      where user_id = (select id from users where email = 'expiring@example.com')`);
+    const expired = await t.request('GET', '/v1/agents', { headers: { cookie: session } });
+    expect(expired.status).toBe(401);
+    expect(expired.body.code).toBe('api:unauthorized');
+  });
+
   it('refuses a wrong password and an unknown email alike', async () => {
     const wrong = await t.request('POST', '/v1/login', {
       body: { email: 'c@example.com', password: 'wrong password' },
@@ -168,7 +190,6 @@ describe('authentication of the management API', () => {
 
   it('stores API keys and passwords only as hashes', async () => {
     const org = await t.signup();
-    const { sql } = await import('drizzle-orm');
     const result = (await t.db.database.db.execute(
       sql`select k.*, u.password_hash from api_keys k join users u using (organization_id) where k.organization_id = ${org.organization.id}`,
     )) as unknown as { rows: Record<string, unknown>[] };

@@ -18,6 +18,22 @@ export interface Principal {
 }
 
 export function createAuthRepository(db: Db) {
+  // Every management request is authenticated by one of these two reads: named prepared statements
+  // (decision 0058), parsed and planned once per connection; their kept plan is the unique index's
+  // probe on any table size.
+  const principalBySession = db
+    .select({ organizationId: sessions.organizationId, userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('principal_by_session');
+  const principalByApiKey = db
+    .select({ organizationId: apiKeys.organizationId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), isNull(apiKeys.revokedAt)))
+    .limit(1)
+    .prepare('principal_by_api_key');
+
   return {
     /**
      * Attempts counted for each key since `since` (decision 0030): how many, and when the first and
@@ -130,20 +146,12 @@ export function createAuthRepository(db: Db) {
     },
 
     async findPrincipalBySession(tokenHash: string, now: Date): Promise<Principal | undefined> {
-      const rows = await db
-        .select({ organizationId: sessions.organizationId, userId: sessions.userId })
-        .from(sessions)
-        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-        .limit(1);
+      const rows = await principalBySession.execute({ tokenHash, now: now.toISOString() });
       return rows[0];
     },
 
     async findPrincipalByApiKey(keyHash: string): Promise<Principal | undefined> {
-      const rows = await db
-        .select({ organizationId: apiKeys.organizationId })
-        .from(apiKeys)
-        .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
-        .limit(1);
+      const rows = await principalByApiKey.execute({ keyHash });
       const row = rows[0];
       return row ? { organizationId: row.organizationId, userId: null } : undefined;
     },

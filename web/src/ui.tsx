@@ -343,7 +343,12 @@ export function Pager({
  * stops counting at 10,000 (decision 0053), "10,000+ calls".
  */
 export function totalText(total: number, capped: boolean | undefined, [one, many]: [string, string]): string {
-  return capped ? `${total.toLocaleString()}+ ${many}` : `${total.toLocaleString()} ${total === 1 ? one : many}`;
+  return capped ? `${total.toLocaleString()}+ ${many}` : countOf(total, one, many);
+}
+
+/** "1 call", "1,204 calls": a number with its noun. */
+export function countOf(total: number, one: string, many: string): string {
+  return `${total.toLocaleString()} ${total === 1 ? one : many}`;
 }
 
 /**

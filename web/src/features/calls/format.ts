@@ -18,11 +18,6 @@ export const CALL_SORTS = [
 ] as const;
 export type CallSort = (typeof CALL_SORTS)[number]['value'];
 
-/** "1 call", "1,204 calls": a list's total with its noun. */
-export function countOf(total: number, one: string, many: string): string {
-  return `${total.toLocaleString()} ${total === 1 ? one : many}`;
-}
-
 /**
  * An ISO instant as a `datetime-local` field's value (`2026-11-24T14:00`), in the person's own time
  * zone; '' when there is none or it cannot be read.

@@ -5,6 +5,7 @@ import {
   BackLink,
   Badge,
   ConfirmButton,
+  countOf,
   Empty,
   Fact,
   Field,
@@ -18,7 +19,6 @@ import {
   usePager,
   usePolling,
 } from '../../ui.js';
-import { countOf } from '../calls/format.js';
 import { LiveIndicator, Panel } from '../calls/parts.js';
 import { justCreated } from './CampaignNew.js';
 import { LIVE_POLL_MS } from './CampaignsPage.js';

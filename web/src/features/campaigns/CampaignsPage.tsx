@@ -2,6 +2,7 @@ import { type Agent, api, type Page, withQuery } from '../../api.js';
 import { Link, navigate, useQueryState } from '../../router.js';
 import {
   Badge,
+  countOf,
   Empty,
   Field,
   FormFailure,
@@ -12,7 +13,6 @@ import {
   usePager,
   usePolling,
 } from '../../ui.js';
-import { countOf } from '../calls/format.js';
 import { LiveIndicator } from '../calls/parts.js';
 import { CampaignProgress } from './parts.js';
 import { CAMPAIGN_STATES, type Campaign, type CountedPage } from './types.js';

@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import type { ApiFailure } from '../../api.js';
-import { FormFailure, useAction } from '../../ui.js';
-import { countOf } from '../calls/format.js';
+import { countOf, FormFailure, useAction } from '../../ui.js';
 import { Panel } from '../calls/parts.js';
 import { type Campaign, type ImportResult, uploadContacts } from './types.js';
 

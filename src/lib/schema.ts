@@ -1,5 +1,6 @@
 import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
 import { SECRET_MASK } from './crypto.js';
+import { TOTAL_CAP } from './pagination.js';
 
 /** A string enum as plain JSON Schema `enum`, so errors say "must be one of …" and OpenAPI shows the list. */
 export function StringEnum<const T extends readonly string[]>(
@@ -105,10 +106,13 @@ export const CountedPageOf = <T extends TSchema>(item: T, $id: string) =>
     { $id },
   );
 
+/** The cap as the descriptions write it: "10,000". */
+const CAP_TEXT = TOTAL_CAP.toLocaleString('en-US');
+
 /**
- * A page whose total is counted only up to 10,000 (decision 0053): `total` is exact up to there;
- * above it `total` is 10,000 and `totalCapped` is true, so a large organization's total costs a
- * bounded read. `noun` names the rows in the descriptions ("calls").
+ * A page whose total is counted only up to `TOTAL_CAP` (decision 0053): `total` is exact up to
+ * there; above it `total` is the cap and `totalCapped` is true, so a large organization's total costs
+ * a bounded read. `noun` names the rows in the descriptions ("calls").
  */
 export const CappedPageOf = <T extends TSchema>(item: T, $id: string, noun: string) =>
   Type.Object(
@@ -119,10 +123,10 @@ export const CappedPageOf = <T extends TSchema>(item: T, $id: string, noun: stri
       }),
       total: Type.Integer({
         minimum: 0,
-        description: `How many ${noun} the filter matches across every page, counted up to 10,000`,
+        description: `How many ${noun} the filter matches across every page, counted up to ${CAP_TEXT}`,
       }),
       totalCapped: Type.Boolean({
-        description: `True when more than 10,000 ${noun} match: \`total\` is then 10,000, a lower bound`,
+        description: `True when more than ${CAP_TEXT} ${noun} match: \`total\` is then ${CAP_TEXT}, a lower bound`,
       }),
     },
     { $id },

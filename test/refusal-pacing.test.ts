@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HTTP_LIMITS } from '../src/http-limits.js';
+import { createRefusalPacer } from '../src/lib/refusal-pacer.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 // Click-to-calls refused for their credentials are answered late (decision 0029), so that a flood
@@ -88,6 +89,43 @@ describe('refusals of callers without credentials', () => {
     expect((await t.request('GET', '/healthz')).status).toBe(200);
     const again = await t.clickToCall({ token: madeUpToken(), body: {} });
     expect(again.body.code).toBe('ctc:003');
+  });
+});
+
+describe('the refusal pacer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('holds a thousand refusals on a few dozen timers, each answered once, none early, spread over the delay', () => {
+    vi.useFakeTimers({ now: 0 });
+    const pacer = createRefusalPacer({ delayMs: 1000, maxHeld: 10_000 });
+    const answeredAt: number[] = [];
+    for (let i = 0; i < 1000; i++) pacer.pace(() => answeredAt.push(Date.now()));
+    expect(pacer.held).toBe(1000);
+    // One timer per 20 ms slot of the 0.5–1.5 s spread, not one per refusal (decision 0059).
+    expect(vi.getTimerCount()).toBeLessThanOrEqual(51);
+    vi.advanceTimersByTime(499);
+    expect(answeredAt).toEqual([]);
+    vi.advanceTimersByTime(1021);
+    expect(answeredAt).toHaveLength(1000);
+    expect(pacer.held).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(Math.min(...answeredAt)).toBeGreaterThanOrEqual(500);
+    expect(Math.max(...answeredAt)).toBeLessThanOrEqual(1520);
+    expect(new Set(answeredAt).size).toBeGreaterThanOrEqual(40);
+  });
+
+  it('flush answers every held refusal at once and the later ones without waiting', () => {
+    vi.useFakeTimers({ now: 0 });
+    const pacer = createRefusalPacer({ delayMs: 1000, maxHeld: 10_000 });
+    let answered = 0;
+    for (let i = 0; i < 100; i++) pacer.pace(() => answered++);
+    pacer.flush();
+    expect(answered).toBe(100);
+    expect(vi.getTimerCount()).toBe(0);
+    pacer.pace(() => answered++);
+    expect(answered).toBe(101);
   });
 });
 

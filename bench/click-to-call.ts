@@ -19,6 +19,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { HTTP_LIMITS } from '../src/http-limits.js';
 import { freePort, killAll, rssMb, runIfMain, sleep, startTsChild, waitUntilHealthy } from './lib/children.js';
 import { machineCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs } from './lib/cpu.js';
 import { type LoadResult, type LoadSpec, runLoad } from './lib/load.js';
@@ -84,15 +85,15 @@ export function load(
 }
 
 /** Correctly formed, wrongly keyed: the server computes the HMAC and compares it, then refuses. */
-function rejectRequests(agent: BenchAgent): LoadSpec['requests'] {
+function rejectRequests({ apiToken, apiSecret }: Pick<BenchAgent, 'apiToken' | 'apiSecret'>): LoadSpec['requests'] {
   const body = JSON.stringify({ phone: '+14155550123', variables: { name: 'Ada' } });
   return {
     type: 'fixed',
     body,
     headers: {
       'content-type': 'application/json',
-      'api-key': agent.apiToken,
-      signature: createHmac('sha256', `not-${agent.apiSecret}`).update(body).digest('hex'),
+      'api-key': apiToken,
+      signature: createHmac('sha256', `not-${apiSecret}`).update(body).digest('hex'),
     },
   };
 }
@@ -281,23 +282,31 @@ export function throughputRow(
  * a second late on purpose (decision 0029), so a connection gets about one a second whatever they
  * cost: the throughput is the pacer's and the number of connections' (REJECT_CONNECTIONS). What a
  * refusal costs the server is its CPU, and the floor's CPU per response over ours is the share of
- * the floor's rate the server could refuse at.
+ * the floor's rate the server could refuse at. The floor refuses paced too (decision 0059): held a
+ * second, a refusal wakes the process on its own instead of among many, which costs a bare server
+ * about three times its CPU per answer; the ratio to the floor answering at once is in the note.
  */
-function rejectRow(name: string, result: Measured, floor: Measured, idleMsPerSecond: number): Row {
+function rejectRow(
+  name: string,
+  result: Measured,
+  { rejectFloor, unpacedFloor }: Pick<Floors, 'rejectFloor' | 'unpacedFloor'>,
+  idleMsPerSecond: number,
+): Row {
   // At ~50 refusals a second the server's idle work (its jobs) would weigh as much as the refusals.
   const idleUs = (idleMsPerSecond * result.elapsedMs) / Math.max(1, result.totalResponses);
   const refusalCpuUs = Math.max(1, result.serverCpuUs - idleUs);
-  const ratio = floor.serverCpuUs / refusalCpuUs;
+  const ratio = rejectFloor.serverCpuUs / refusalCpuUs;
+  const unpacedRatio = unpacedFloor.serverCpuUs / refusalCpuUs;
   return {
     ...throughputRow(name, result, null),
     ratio,
     serverCpuUs: refusalCpuUs,
     postgresCpuUs: undefined,
     target: {
-      text: `≥ ${TARGETS.rejectRatio}× floor (CPU per response; answers paced, decision 0029)`,
+      text: `≥ ${TARGETS.rejectRatio}× the paced floor (CPU per response; decisions 0029, 0059)`,
       pass: ratio >= TARGETS.rejectRatio,
     },
-    note: `${statusNote(result)} Server CPU per refusal ${Math.round(refusalCpuUs)} µs: ${Math.round(result.serverCpuUs)} µs less the server's idle ${idleMsPerSecond.toFixed(1)} ms/s (its jobs) shared over the refusals.`,
+    note: `${statusNote(result)} Server CPU per refusal ${Math.round(refusalCpuUs)} µs: ${Math.round(result.serverCpuUs)} µs less the server's idle ${idleMsPerSecond.toFixed(1)} ms/s (its jobs) shared over the refusals; the paced floor's ${Math.round(rejectFloor.serverCpuUs)} µs; ${unpacedRatio.toFixed(2)}× the floor answering at once (${Math.round(unpacedFloor.serverCpuUs)} µs).`,
   };
 }
 
@@ -314,27 +323,31 @@ function perRequest(counts: StatementCounts, requests: number): string {
   return `${(counts.statements / requests).toFixed(2)} statements and ${(counts.roundTrips / requests).toFixed(2)} round trips per request (${kinds})`;
 }
 
-async function measureFloor(connections = CONNECTIONS): Promise<Measured> {
+/**
+ * The floor (bench/lib/floor-server.ts) under a load of `connections`. Answering at once, it is sent
+ * correctly signed requests (200). `paced`: it is sent wrongly signed ones and holds each refusal as
+ * the service does (HTTP_LIMITS.refusalDelayMs, decision 0029), the floor of the reject path.
+ */
+async function measureFloor(connections = CONNECTIONS, paced = false): Promise<Measured> {
   const port = await freePort();
   const secret = randomBytes(32).toString('base64url');
   const floor = startTsChild('lib/floor-server.ts', 'floor server', {
     ...process.env,
     FLOOR_PORT: String(port),
     FLOOR_SECRET: secret,
+    FLOOR_REFUSAL_DELAY_MS: paced ? String(HTTP_LIMITS.refusalDelayMs) : '0',
   });
   try {
     const origin = `http://127.0.0.1:${port}`;
     await waitUntilHealthy(`${origin}/healthz`, floor, performance.now(), 30_000);
-    log('floor: bare node:http');
-    const requests: LoadSpec['requests'] = {
-      type: 'signed',
-      apiToken: 'floor',
-      secret,
-      phonesFrom: 0,
-      unique: false,
-      pool: 5000,
-    };
-    return await measureSteady(() => ({ ...load(origin, requests, 200, 1_000_000), connections }), floor.pid);
+    log(`floor: bare node:http${paced ? ', refusals paced' : ''}`);
+    const requests: LoadSpec['requests'] = paced
+      ? rejectRequests({ apiToken: 'floor', apiSecret: secret })
+      : { type: 'signed', apiToken: 'floor', secret, phonesFrom: 0, unique: false, pool: 5000 };
+    return await measureSteady(
+      () => ({ ...load(origin, requests, paced ? 403 : 200, 1_000_000), connections }),
+      floor.pid,
+    );
   } finally {
     await floor.stop();
   }
@@ -456,8 +469,13 @@ function idleRssRow(name: string, rss: number): Row {
 /** What the paths are measured against: the floor (reject) and the durable floor (accept). */
 interface Floors {
   floor: Measured;
-  /** The floor with as many connections as the reject load, which its CPU per refusal is compared with. */
+  /**
+   * The floor refusing as the reject path does, paced, with as many connections as the reject load:
+   * its CPU per refusal is what the reject path's is compared with (decision 0059).
+   */
   rejectFloor: Measured;
+  /** The floor answering those connections at once: the reject path's former yardstick, in a note. */
+  unpacedFloor: Measured;
   durableFloor: Measured | null;
 }
 
@@ -473,7 +491,13 @@ async function measurePaths(
     agent,
     database,
   }: { server: RunningSwitchboard; apiKey: string; agent: BenchAgent; database?: string },
-  { rejectFloor, durableFloor, phonesFrom, acceptTarget }: Floors & { phonesFrom: number; acceptTarget?: number },
+  {
+    rejectFloor,
+    unpacedFloor,
+    durableFloor,
+    phonesFrom,
+    acceptTarget,
+  }: Floors & { phonesFrom: number; acceptTarget?: number },
   rows: Row[],
   notes: string[],
 ): Promise<void> {
@@ -486,7 +510,9 @@ async function measurePaths(
     server.child.pid,
     database,
   );
-  rows.push(rejectRow(`reject, bad signature 403 (${engine}; CPU × floor)`, reject, rejectFloor, idle));
+  rows.push(
+    rejectRow(`reject, bad signature 403 (${engine}; CPU × paced floor)`, reject, { rejectFloor, unpacedFloor }, idle),
+  );
   log(`${engine}: accept path`);
   const accept = await measureSteady(
     (attempt) =>
@@ -644,13 +670,12 @@ export async function runClickToCall(): Promise<BenchmarkResult> {
   quietBudgetMs = 30_000;
   const floor = await measureFloor();
   rows.push(throughputRow('floor: node:http + HMAC + JSON.parse', floor, floor));
-  const rejectFloor = await measureFloor(REJECT_CONNECTIONS);
+  const connections = REJECT_CONNECTIONS.toLocaleString('en-US');
+  const unpacedFloor = await measureFloor(REJECT_CONNECTIONS);
+  rows.push(throughputRow(`floor, ${connections} connections, answering at once`, unpacedFloor, floor));
+  const rejectFloor = await measureFloor(REJECT_CONNECTIONS, true);
   rows.push(
-    throughputRow(
-      `floor, ${REJECT_CONNECTIONS.toLocaleString('en-US')} connections (for the reject path)`,
-      rejectFloor,
-      floor,
-    ),
+    throughputRow(`floor, ${connections} connections, refusals paced (for the reject path)`, rejectFloor, null),
   );
   // Without PostgreSQL there is no durable floor: the accept rows then go without a ratio.
   let durableFloor: Measured | null = null;
@@ -668,7 +693,7 @@ export async function runClickToCall(): Promise<BenchmarkResult> {
   } finally {
     killAll();
   }
-  const floors: Floors = { floor, rejectFloor, durableFloor };
+  const floors: Floors = { floor, rejectFloor, unpacedFloor, durableFloor };
   // BENCH_ENGINES=postgresql (or pglite) measures one engine alone, to iterate faster.
   const only = process.env.BENCH_ENGINES?.toLowerCase().split(',');
   const engines = (

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, isNull, lt, max, min, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import { type Db, probeOnly } from '../db/client.js';
 import { apiKeys, loginFailures, organizations, sessions, users } from '../db/schema/index.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -19,18 +19,24 @@ export interface Principal {
 
 export function createAuthRepository(db: Db) {
   // Every management request is authenticated by one of these two reads: named prepared statements
-  // (decision 0058), parsed and planned once per connection; their kept plan is the unique index's
-  // probe on any table size.
+  // (decision 0058), parsed and planned once per connection; `probeOnly` keeps their kept plan the
+  // unique index's probe on any table size.
   const principalBySession = db
     .select({ organizationId: sessions.organizationId, userId: sessions.userId })
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        probeOnly(sessions.tokenHash),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
     .limit(1)
     .prepare('principal_by_session');
   const principalByApiKey = db
     .select({ organizationId: apiKeys.organizationId })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), probeOnly(apiKeys.keyHash), isNull(apiKeys.revokedAt)))
     .limit(1)
     .prepare('principal_by_api_key');
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, like, lt, ne, or, sql } from 'drizzle-orm';
-import { type Db, isTransientDatabaseError, retryOnConflict, rowsOf } from '../db/client.js';
+import { type Db, isTransientDatabaseError, probeOnly, retryOnConflict, rowsOf } from '../db/client.js';
 import { agents, calls, type TranscriptTurn } from '../db/schema/index.js';
 import { queueOutcomeDeliveries } from '../deliveries/deliveries.repository.js';
 import { createBatcher } from '../lib/batcher.js';
@@ -175,8 +175,8 @@ export function createCallsRepository(db: Db) {
   const providerContextQuery = db
     .select(PROVIDER_CONTEXT_COLUMNS)
     .from(calls)
-    .innerJoin(agents, eq(agents.id, calls.agentId))
-    .where(eq(calls.id, sql.placeholder('id')))
+    .innerJoin(agents, and(eq(agents.id, calls.agentId), probeOnly(agents.id)))
+    .where(and(eq(calls.id, sql.placeholder('id')), probeOnly(calls.id)))
     .limit(1)
     .prepare('provider_call_context');
   // Call events arrive many at a time under load: each kind is applied to a batch of calls in one

@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -237,6 +237,15 @@ export function executePrepared(db: Db, name: string, query: SQL): Promise<unkno
   const { dialect } = db as unknown as { dialect: PgDialect };
   return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute();
 }
+
+/**
+ * The condition `switchboard_probe_only(key)` (migration 0014), to write beside each lookup by a
+ * unique key in a prepared statement: always true, and declared so costly that the planner only
+ * evaluates it on the rows an index finds. Without it, a plan made while the table held a page or
+ * two is a sequential scan, and PostgreSQL keeps that plan while the table grows, until it next
+ * analyzes the table (decision 0058).
+ */
+export const probeOnly = (key: SQLWrapper): SQL => sql`switchboard_probe_only(${key})`;
 
 /**
  * Runs `statement` again when PostgreSQL aborted it to break a deadlock or a serialization conflict

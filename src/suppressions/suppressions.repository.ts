@@ -1,5 +1,5 @@
 import { and, count, desc, eq, like, lt, type SQL, sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/client.js';
+import { type Db, probeOnly, rowsOf } from '../db/client.js';
 import { suppressions } from '../db/schema/index.js';
 
 export type SuppressionRow = typeof suppressions.$inferSelect;
@@ -41,10 +41,12 @@ export function suppressEndedCalls(ended: SQL): SQL {
  * claim of its contacts. One probe of the unique index on (organization_id, phone) per row, and
  * always that: written as a scalar subquery (not `exists`, which PostgreSQL may turn into a hash
  * join over the whole list), so that a plan made once and kept (the prepared insert of click to
- * call, decision 0058) stays a probe however long the list has grown since.
+ * call, decision 0058) stays a probe however long the list has grown since; `probeOnly` keeps it
+ * one even when that plan was made while the list was a page long.
  */
 export function numberIsListed(organizationId: SQL, phone: SQL): SQL {
-  return sql`coalesce((select true from suppressions s where s.organization_id = ${organizationId} and s.phone = ${phone} limit 1), false)`;
+  return sql`coalesce((select true from suppressions s
+    where s.organization_id = ${organizationId} and s.phone = ${phone} and ${probeOnly(sql`s.phone`)} limit 1), false)`;
 }
 
 export function createSuppressionsRepository(db: Db) {

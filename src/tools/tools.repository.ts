@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type Db, isUniqueViolation } from '../db/client.js';
+import { type Db, isUniqueViolation, probeOnly } from '../db/client.js';
 import { agents, calls, toolInvocations, tools } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
 
@@ -72,7 +72,9 @@ export function createToolsRepository(db: Db) {
     { delayMs: 10 },
   );
 
-  // Read on every tool call of every call: prepared once per connection, so PostgreSQL plans it once.
+  // Read on every tool call of every call: prepared once per connection, so PostgreSQL plans it once;
+  // `probeOnly` beside each lookup keeps that plan index probes however small the tables were when
+  // it was made (decision 0058).
   const toolCallContext = db
     .select({
       organizationId: calls.organizationId,
@@ -85,21 +87,23 @@ export function createToolsRepository(db: Db) {
         select coalesce(jsonb_object_agg(e.key, e.value order by i.id), '{}'::jsonb)
         from ${toolInvocations} i,
           jsonb_each(case when jsonb_typeof(i.arguments) = 'object' then i.arguments else '{}'::jsonb end) e
-        where i.call_id = ${calls.id} and i.request is not null)`,
-      invocationCount: sql<number>`(select count(*) from ${toolInvocations} i where i.call_id = ${calls.id})::int`,
+        where i.call_id = ${calls.id} and ${probeOnly(sql`i.call_id`)} and i.request is not null)`,
+      invocationCount: sql<number>`(
+        select count(*) from ${toolInvocations} i where i.call_id = ${calls.id} and ${probeOnly(sql`i.call_id`)})::int`,
       tool: tools,
     })
     .from(calls)
-    .innerJoin(agents, eq(agents.id, calls.agentId))
+    .innerJoin(agents, and(eq(agents.id, calls.agentId), probeOnly(agents.id)))
     .leftJoin(
       tools,
       and(
         eq(tools.organizationId, calls.organizationId),
         eq(tools.name, sql.placeholder('toolName')),
+        probeOnly(tools.name),
         sql`${agents.toolIds} @> jsonb_build_array(${tools.id})`,
       ),
     )
-    .where(eq(calls.id, sql.placeholder('callId')))
+    .where(and(eq(calls.id, sql.placeholder('callId')), probeOnly(calls.id)))
     .limit(1)
     .prepare('tool_call_context');
 

@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuthRepository } from '../src/auth/auth.repository.js';
+import { createCallsRepository } from '../src/calls/calls.repository.js';
+import { createClickToCallRepository } from '../src/click-to-call/click-to-call.repository.js';
+import { type Database, openPostgres, rowsOf } from '../src/db/client.js';
+import { newId } from '../src/lib/ids.js';
+import { createToolsRepository } from '../src/tools/tools.repository.js';
+import { nextPhone, startTestApp, type TestApp } from './helpers/app.js';
+
+// Decision 0058: the statements every request sends are prepared by name, and PostgreSQL may keep a
+// generic plan for them, made once without the values. The worst moment to make it is just after
+// autovacuum first analyzes a table, once 50 rows have changed: the table is a page or two, a
+// sequential scan is the cheapest plan, and PostgreSQL keeps it while the table grows, until it
+// analyzes the table again. Each lookup in them carries `probeOnly`, so that even that plan is an
+// index probe. Checked here on the statements the service actually prepares (whatever their
+// number), on PostgreSQL: PGlite runs every statement unnamed, planned each time.
+
+/**
+ * The tables those statements read, each with the columns a copy of one of its rows changes: those
+ * that must be unique, and a tool run's call (each run then belongs to one of the copied calls).
+ */
+const PROBED: Record<string, string[]> = {
+  sessions: ['token_hash'],
+  api_keys: ['id', 'key_hash'],
+  agents: ['id', 'api_token_hash'],
+  calls: ['id', 'to_number', 'provider_call_id'],
+  suppressions: ['id', 'phone'],
+  tools: ['id', 'name'],
+  tool_invocations: ['id', 'call_id'],
+};
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+const below = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(below)];
+
+let t: TestApp;
+let one: Database | undefined;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await one?.close();
+  await t.close();
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of a page', () => {
+  it('keep index probes as their generic plans, each table analyzed when it held 50 rows', async () => {
+    // A row in every table the statements read (a signup's session and API key, an agent, a call, a
+    // listed number, a tool and a run of it), copied to 50 rows, then analyzed.
+    const org = await t.signup();
+    const { agent, apiToken, apiSecret } = await t.agentWithCredentials(org, { rateLimitPerMinute: null });
+    const placed = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() } });
+    expect(placed.status).toBe(200);
+    expect(
+      (await t.request('POST', '/v1/suppressions', { headers: org.auth, body: { phone: nextPhone() } })).status,
+    ).toBe(201);
+    const tool = await t.request('POST', '/v1/tools', {
+      headers: org.auth,
+      body: { name: 'check_availability', method: 'POST', url: 'https://tools.example.com/availability' },
+    });
+    expect(tool.status).toBe(201);
+    const { db } = t.db.database;
+    await db.execute(sql`
+      insert into tool_invocations (id, organization_id, call_id, tool_id, tool_name, arguments, result, latency_ms)
+      values (${newId('tinv')}, ${org.organization.id}, ${placed.body.callId}, ${tool.body.id}, 'check_availability', '{}', 'ok', 5)`);
+    for (const [table, unique] of Object.entries(PROBED)) {
+      const changed = unique.map((column) => `'${column}', r.${column} || '_' || i`).join(', ');
+      await db.execute(
+        sql.raw(`insert into ${table}
+          select (jsonb_populate_record(null::${table}, to_jsonb(r) || jsonb_build_object(${changed}))).*
+          from (select * from ${table} limit 1) r, generate_series(1, 49) i`),
+      );
+      await db.execute(sql.raw(`analyze ${table}`));
+      const [counted] = rowsOf<{ n: number }>(await db.execute(sql.raw(`select count(*)::int as n from ${table}`)));
+      expect(counted?.n, table).toBeGreaterThanOrEqual(50);
+    }
+
+    // The repositories on a connection of their own, so that its session holds what they prepare.
+    one = openPostgres({ url: t.db.url as string, poolSize: 1, timeoutMs: 10_000 });
+    const auth = createAuthRepository(one.db);
+    await auth.findPrincipalBySession('no such token', new Date());
+    await auth.findPrincipalByApiKey('no such key');
+    await createCallsRepository(one.db).providerContext('call_unknown');
+    await createToolsRepository(one.db).callToolContext('call_unknown', 'check_availability');
+    const accepted = await createClickToCallRepository(one.db).acceptCall({
+      call: {
+        id: newId('call'),
+        organizationId: org.organization.id,
+        agentId: agent.id,
+        provider: 'simulator',
+        toNumber: nextPhone(),
+        status: 'queued',
+        variables: {},
+        collectedData: {},
+        transcript: [],
+        deadlineAt: new Date(Date.now() + 600_000),
+      },
+      maxConcurrentCalls: null,
+    });
+    expect(accepted).toEqual({ ok: true });
+
+    const prepared = rowsOf<{ name: string; types: string[] }>(
+      await one.db.execute(
+        sql`select name, parameter_types::text[] as types from pg_prepared_statements order by name`,
+      ),
+    );
+    expect(prepared.map((p) => p.name)).toEqual(
+      expect.arrayContaining([
+        'accept_calls',
+        'principal_by_api_key',
+        'principal_by_session',
+        'provider_call_context',
+        'tool_call_context',
+      ]),
+    );
+    await one.db.execute(sql`set plan_cache_mode = force_generic_plan`);
+    const scans: Record<string, string[]> = {};
+    for (const { name, types } of prepared) {
+      const values = types.map((type) => `null::${type}`).join(', ');
+      const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(
+        await one.db.execute(sql.raw(`explain (format json) execute ${name}${values ? `(${values})` : ''}`)),
+      );
+      const plan = row?.['QUERY PLAN'];
+      const root = (typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[];
+      scans[name] = below(root[0]?.Plan as PlanNode)
+        .filter((node) => node['Relation Name'] !== undefined && node['Relation Name'] in PROBED)
+        .map((node) => `${node['Node Type']} on ${node['Relation Name']}`);
+    }
+    // Every read of those tables is through an index, never a sequential scan.
+    const sequential = Object.entries(scans)
+      .map(([name, reads]) => [name, reads.filter((read) => read.startsWith('Seq Scan'))] as const)
+      .filter(([, reads]) => reads.length > 0);
+    expect(Object.fromEntries(sequential)).toEqual({});
+    expect(Object.values(scans).flat().length).toBeGreaterThan(0);
+  });
+});

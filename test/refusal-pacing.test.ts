@@ -116,6 +116,25 @@ describe('the refusal pacer', () => {
     expect(new Set(answeredAt).size).toBeGreaterThanOrEqual(40);
   });
 
+  it('an answer that throws does not keep the others of its slot waiting', () => {
+    vi.useFakeTimers({ now: 0 });
+    const pacer = createRefusalPacer({ delayMs: 1000, maxHeld: 10_000 });
+    const sent: number[] = [];
+    // Paced in the same instant with no random spread between them: the same slot, at most 20 ms wide.
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    for (const i of [0, 1, 2]) {
+      pacer.pace(() => {
+        if (i === 1) throw new Error('the connection went away');
+        sent.push(i);
+      });
+    }
+    vi.mocked(Math.random).mockRestore();
+    expect(vi.getTimerCount()).toBe(1);
+    expect(() => vi.advanceTimersByTime(1100)).toThrow('the connection went away');
+    expect(sent).toEqual([0, 2]);
+    expect(pacer.held).toBe(0);
+  });
+
   it('flush answers every held refusal at once and the later ones without waiting', () => {
     vi.useFakeTimers({ now: 0 });
     const pacer = createRefusalPacer({ delayMs: 1000, maxHeld: 10_000 });

@@ -37,7 +37,16 @@ export function createRefusalPacer({ delayMs, maxHeld }: RefusalPacerOptions) {
     if (!due) return;
     slots.delete(slot);
     held -= due.sends.length;
-    for (const send of due.sends) send();
+    // One answer that throws must not keep the others of its slot waiting: thrown after they are sent.
+    let failed: { error: unknown } | undefined;
+    for (const send of due.sends) {
+      try {
+        send();
+      } catch (error) {
+        failed ??= { error };
+      }
+    }
+    if (failed) throw failed.error;
   };
   return {
     /** Runs `send` after the delay, or at once when the pacer is full, closed or set to 0. */

@@ -40,17 +40,17 @@ interface PlanNode {
 }
 const below = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(below)];
 
-let t: TestApp;
-let one: Database | undefined;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(async () => {
-  await one?.close();
-  await t.close();
-});
-
 describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of a page', () => {
+  let t: TestApp;
+  let one: Database | undefined;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await one?.close();
+    await t.close();
+  });
+
   it('keep index probes as their generic plans, each table analyzed when it held 50 rows', async () => {
     // A row in every table the statements read (a signup's session and API key, an agent, a call, a
     // listed number, a tool and a run of it), copied to 50 rows, then analyzed.

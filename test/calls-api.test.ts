@@ -259,7 +259,9 @@ describe('POST /v1/calls: every check of click to call, in its order', () => {
   });
 
   it('ctc:007 as 409 while a call to the number is open, naming $.phone, and free again once it ends', async () => {
-    const slow = await agent({ simulator: { delayMs: 800 } });
+    // Open for 4 s: the second request must come while it is, also on a machine busy with other
+    // test runs (with 800 ms, a CI run on a loaded machine once saw the first call end before it).
+    const slow = await agent({ simulator: { delayMs: 4000 } });
     const phone = nextPhone();
     const first = await startCall({ agentId: slow.id, phone });
     expect(first.status).toBe(201);
@@ -275,7 +277,7 @@ describe('POST /v1/calls: every check of click to call, in its order', () => {
   });
 
   it('ctc:007 as 409 at maxConcurrentCalls, naming $.agentId', async () => {
-    const single = await agent({ maxConcurrentCalls: 1, simulator: { delayMs: 800 } });
+    const single = await agent({ maxConcurrentCalls: 1, simulator: { delayMs: 4000 } });
     const first = await startCall({ agentId: single.id, phone: nextPhone() });
     expect(first.status).toBe(201);
     const second = await startCall({ agentId: single.id, phone: nextPhone() });

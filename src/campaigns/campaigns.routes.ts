@@ -5,6 +5,7 @@ import { IdParams } from '../agents/agents.schemas.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { organizationOf, requirePrincipal, SIGNED_IN } from '../auth/authenticate.js';
 import { apiErrors, validationError } from '../errors.js';
+import { formatCount } from '../lib/format-count.js';
 import { NO_CONTENT, ref } from '../lib/schema.js';
 import {
   CampaignListQuery,
@@ -177,7 +178,7 @@ export async function campaignsRoutes(
       schema: {
         operationId: 'addCampaignContacts',
         summary: 'Add contacts as JSON or a CSV upload; bad rows are reported and skipped',
-        description: `JSON: a list \`[{phone, variables?, timezone?}]\` or \`{contacts: [...]}\`, at most ${MAX_JSON_CONTACTS.toLocaleString('en-US')}. CSV (\`text/csv\`, UTF-8 with or without BOM): a header row with a \`phone\` column (any case), optionally \`timezone\`; every other column is a variable named by its header. At most 32 MiB and ${MAX_CSV_ROWS.toLocaleString('en-US')} rows per upload. A number the campaign holds is merged (its variables updated while it is pending). \`?dryRun=true\` checks and previews without storing.`,
+        description: `JSON: a list \`[{phone, variables?, timezone?}]\` or \`{contacts: [...]}\`, at most ${formatCount(MAX_JSON_CONTACTS)}. CSV (\`text/csv\`, UTF-8 with or without BOM): a header row with a \`phone\` column (any case), optionally \`timezone\`; every other column is a variable named by its header. At most 32 MiB and ${formatCount(MAX_CSV_ROWS)} rows per upload. A number the campaign holds is merged (its variables updated while it is pending). \`?dryRun=true\` checks and previews without storing.`,
         tags,
         security,
         params: IdParams,

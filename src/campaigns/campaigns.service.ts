@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { AgentView } from '../agents/agents.schemas.js';
 import { csvRecord } from '../calls/calls-csv.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
+import { formatCount } from '../lib/format-count.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { isValidTimeZone, windowProblems } from './calling-window.js';
@@ -208,7 +209,7 @@ export function createCampaignsService({ repository, now, agentOf, onDue }: Camp
           throw validationError([
             {
               path: '$',
-              message: `A campaign holds at most ${MAX_CONTACTS_PER_CAMPAIGN.toLocaleString('en-US')} contacts; it holds ${existing.toLocaleString('en-US')}. Nothing was imported`,
+              message: `A campaign holds at most ${formatCount(MAX_CONTACTS_PER_CAMPAIGN)} contacts; it holds ${formatCount(existing)}. Nothing was imported`,
             },
           ]);
         }
@@ -321,7 +322,7 @@ export function createCampaignsService({ repository, now, agentOf, onDue }: Camp
       if (!row) {
         throw new ApiError(
           'conflict',
-          `The organization has ${MAX_CAMPAIGNS_PER_ORGANIZATION.toLocaleString('en-US')} campaigns, the most it may have: delete one first`,
+          `The organization has ${formatCount(MAX_CAMPAIGNS_PER_ORGANIZATION)} campaigns, the most it may have: delete one first`,
         );
       }
       return view(row);

@@ -3,6 +3,7 @@ import { parse } from 'csv-parse';
 import { numberPolicyProblems } from '../click-to-call/number-policy.js';
 import { checkCallRequestBody } from '../click-to-call/request-body.js';
 import { ApiError, type FieldProblem, validationError } from '../errors.js';
+import { formatCount } from '../lib/format-count.js';
 import { isValidTimeZone } from './calling-window.js';
 import { MAX_CSV_BYTES, MAX_CSV_ROWS } from './campaigns.schemas.js';
 
@@ -195,7 +196,7 @@ export async function* readCsvContacts(
         continue;
       }
       rows += 1;
-      if (rows > maxRows) throw tooLarge(`more than ${maxRows.toLocaleString('en-US')} rows`);
+      if (rows > maxRows) throw tooLarge(`more than ${formatCount(maxRows)} rows`);
       if (record.length > header.width) {
         yield { error: { line, message: `has ${record.length} fields; the header names ${header.width} columns` } };
         continue;

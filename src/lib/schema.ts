@@ -1,5 +1,6 @@
 import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
 import { SECRET_MASK } from './crypto.js';
+import { formatCount } from './format-count.js';
 import { TOTAL_CAP } from './pagination.js';
 
 /** A string enum as plain JSON Schema `enum`, so errors say "must be one of …" and OpenAPI shows the list. */
@@ -107,7 +108,7 @@ export const CountedPageOf = <T extends TSchema>(item: T, $id: string) =>
   );
 
 /** The cap as the descriptions write it: "10,000". */
-const CAP_TEXT = TOTAL_CAP.toLocaleString('en-US');
+const CAP_TEXT = formatCount(TOTAL_CAP);
 
 /**
  * A page whose total is counted only up to `TOTAL_CAP` (decision 0053): `total` is exact up to

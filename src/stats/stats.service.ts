@@ -1,4 +1,5 @@
 import { notFound, validationError } from '../errors.js';
+import { formatCount } from '../lib/format-count.js';
 import type { BucketRow, StatsRepository } from './stats.repository.js';
 import { SLOT_MS } from './stats.repository.js';
 import { MAX_INTERVALS, type StatsBucket, type StatsQuery, type StatsView } from './stats.schemas.js';
@@ -142,7 +143,7 @@ export function createStatsService({ repository, now = () => new Date() }: Stats
         throw error;
       }
       if (starts.length > MAX_INTERVALS) {
-        const message = `covers more than ${MAX_INTERVALS.toLocaleString('en-US')} intervals of one ${interval}`;
+        const message = `covers more than ${formatCount(MAX_INTERVALS)} intervals of one ${interval}`;
         throw validationError([
           { path: 'query.from', message: `${message}: choose a later from` },
           {

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { formatCount } from '../lib/format-count.js';
 import { CountedPageOf, Nullable, ref, StringEnum, Timestamp } from '../lib/schema.js';
 
 /** The longest reason a number is listed for (characters). */
@@ -82,7 +83,7 @@ export type CreateSuppressionInput = Static<typeof CreateSuppressionBody>;
  * No `type`: the route receives the stream, which no JSON Schema type describes; the text is judged row by row.
  */
 export const SuppressionCsvBody = Type.Unsafe<unknown>({
-  description: `A header row with a \`phone\` column (any case) and optionally \`reason\`; other columns are ignored. UTF-8 with or without a BOM, comma-separated, fields quoted with " where needed. At most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB and ${MAX_UPLOAD_ROWS.toLocaleString('en-US')} rows.`,
+  description: `A header row with a \`phone\` column (any case) and optionally \`reason\`; other columns are ignored. UTF-8 with or without a BOM, comma-separated, fields quoted with " where needed. At most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB and ${formatCount(MAX_UPLOAD_ROWS)} rows.`,
   examples: ['phone,reason\n+14155550123,asked not to be called\n"+14155550124","moved, no longer a lead"\n'],
 });
 

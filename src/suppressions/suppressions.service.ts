@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { checkCallRequestBody } from '../click-to-call/request-body.js';
 import { besideSchema, type FieldProblem, notFound, validationError } from '../errors.js';
+import { formatCount } from '../lib/format-count.js';
 import { newId } from '../lib/ids.js';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../lib/json-guard.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
@@ -20,8 +21,6 @@ import { MissingPhoneColumn, readSuppressionCsv } from './suppressions-csv.js';
 
 /** Rows an upload writes per statement. */
 const BATCH = 1000;
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 export function toSuppressionView(row: SuppressionRow): SuppressionView {
   return {
@@ -46,7 +45,7 @@ const reasonOf = (reason: string | null | undefined) => {
   return trimmed ? trimmed : null;
 };
 
-const LIST_FULL = `The do-not-call list holds ${count(MAX_SUPPRESSIONS_PER_ORGANIZATION)} numbers, as many as it may: remove some first`;
+const LIST_FULL = `The do-not-call list holds ${formatCount(MAX_SUPPRESSIONS_PER_ORGANIZATION)} numbers, as many as it may: remove some first`;
 
 export interface SuppressionsServiceDeps {
   repository: SuppressionsRepository;
@@ -144,7 +143,7 @@ export function createSuppressionsService({ repository }: SuppressionsServiceDep
           if (result.received >= MAX_UPLOAD_ROWS) {
             refuse(
               item.line,
-              `the file has more than ${count(MAX_UPLOAD_ROWS)} rows: it was read up to this line, the rest was not`,
+              `the file has more than ${formatCount(MAX_UPLOAD_ROWS)} rows: it was read up to this line, the rest was not`,
             );
             break;
           }
@@ -157,7 +156,7 @@ export function createSuppressionsService({ repository }: SuppressionsServiceDep
           const reason = reasonOf(item.reason);
           if (problem) refuse(item.line, problem);
           else if (reason !== null && reason.length > MAX_REASON)
-            refuse(item.line, `reason is ${count(reason.length)} characters: at most ${MAX_REASON}`);
+            refuse(item.line, `reason is ${formatCount(reason.length)} characters: at most ${MAX_REASON}`);
           else if (reason !== null && !isStorableText(reason)) refuse(item.line, `reason ${UNSTORABLE_TEXT_MESSAGE}`);
           else {
             batch.push({ id: newId('dnc'), phone: item.phone, reason, line: item.line });

@@ -10,13 +10,21 @@ import { PGlite } from '@electric-sql/pglite';
  * PGlite's defaults suit a database server; embedded in one process, a small buffer pool keeps the
  * service's memory modest. PGlite touches every page of its pool at start, so the pool is resident
  * memory whether it is used or not; the operating system caches the data files anyway.
+ *
+ * PGlite runs one backend, but PostgreSQL sizes its shared memory for `max_connections` (100 by
+ * default) and the replication senders: lock tables, process slots, the serializable transactions'
+ * lists, 4 MB of a 12 MB shared segment. With five, one transaction still locks 1,731 new tables
+ * with their keys before "out of shared memory" (measured), twelve times the ~140 relations a new
+ * database's migrations lock in their one transaction. WAL buffers of 256 kB: the write-ahead log
+ * is written through the file system either way (decision 0060).
  */
 const START_PARAMS = [
   ...['--single', '-F', '-O', '-j'],
   ...['-c', 'search_path=public', '-c', 'exit_on_error=false', '-c', 'log_checkpoints=false'],
   ...['-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0', '-c', 'max_parallel_workers_per_gather=0'],
   ...['-c', 'io_method=sync', '-c', 'max_parallel_maintenance_workers=0'],
-  ...['-c', 'shared_buffers=4MB', '-c', 'wal_buffers=1MB', '-c', 'temp_buffers=2MB'],
+  ...['-c', 'shared_buffers=4MB', '-c', 'wal_buffers=256kB', '-c', 'temp_buffers=2MB'],
+  ...['-c', 'max_connections=5', '-c', 'max_wal_senders=0', '-c', 'max_replication_slots=0'],
 ];
 
 /**

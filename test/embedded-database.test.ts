@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from '../src/db/client.js';
+import { openEmbeddedPostgres } from '../src/db/embedded.js';
+import { migrate } from '../src/db/migrate.js';
+
+// The embedded database as `serve` opens it: a new data dir, its cluster created, then migrated.
+describe('the embedded database', () => {
+  let dir: string;
+  let client: PGlite;
+  let applied: string[];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-embedded-'));
+    client = await openEmbeddedPostgres(path.join(dir, 'pgdata'));
+    applied = await migrate(openPglite(client).db);
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is sized for its one backend (decision 0060) and migrates a new database in one transaction', async () => {
+    const setting = async (name: string) =>
+      (
+        (await client.query<{ value: string }>(`select current_setting('${name}') as value`)).rows[0] as {
+          value: string;
+        }
+      ).value;
+    expect(await setting('max_connections')).toBe('5');
+    expect(await setting('shared_buffers')).toBe('4MB');
+    expect(applied.length).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('still lets one transaction lock four times the relations the migrations made', async () => {
+    const made = (
+      await client.query<{ n: number }>(
+        `select count(*)::int as n from pg_class c join pg_namespace s on s.oid = c.relnamespace
+         where s.nspname in ('public', 'pg_toast') and c.oid >= 16384`,
+      )
+    ).rows[0]?.n as number;
+    expect(made).toBeGreaterThan(100);
+    const tables = Math.ceil((4 * made) / 2); // each table with its key: two relations locked
+    await client.query('begin');
+    try {
+      for (let i = 0; i < tables; i++) await client.query(`create table lock_room_${i} (id int primary key)`);
+      const held = (await client.query<{ n: number }>('select count(*)::int as n from pg_locks')).rows[0]?.n as number;
+      expect(held).toBeGreaterThanOrEqual(2 * tables);
+    } finally {
+      await client.query('rollback');
+    }
+  }, 120_000);
+});

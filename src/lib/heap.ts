@@ -8,6 +8,8 @@ import { runInNewContext } from 'node:vm';
  * (2 is V8's default growth factor). Measured at idle: the collection ~5-10 MB, the held young
  * generation ~20 MB (decision 0010). Node has no API for a collection: a fresh context made while
  * --expose-gc is set has a `gc` function (what the expose-gc package does).
+ * The optimising compiler, off while starting (bin/switchboard.js), is turned back on: hot code is
+ * optimised from here on as in any Node process (decision 0060).
  */
 export function settleHeapAfterStart(): void {
   v8.setFlagsFromString('--expose-gc');
@@ -15,4 +17,5 @@ export function settleHeapAfterStart(): void {
   v8.setFlagsFromString('--no-expose-gc');
   collect();
   v8.setFlagsFromString('--semi-space-growth-factor=2');
+  v8.setFlagsFromString('--turbofan');
 }

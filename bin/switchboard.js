@@ -1,7 +1,30 @@
 #!/usr/bin/env node
 // The `switchboard` command. Runs the compiled CLI; `npm install` builds it (the prepare script).
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
+
+// `serve` on the embedded database compiles PGlite's PostgreSQL with V8's baseline WebAssembly
+// compiler alone (`--liftoff-only`, decision 0010: ~50 MB less at idle). src/db/embedded.ts sets the
+// flag at run time, which Node 20 and 22 honour and Node 24 ignores (its V8 reads it once, from the
+// command line). Where Node can (`process.execve`, Node 22.15 and later on Unix), the command
+// replaces itself with the same one flagged, in the same process: same id, same streams, one more
+// Node start (decision 0060).
+const embeddedServe = process.argv[2] === 'serve' && !process.env.DATABASE_URL;
+if (embeddedServe && typeof process.execve === 'function' && !process.execArgv.includes('--liftoff-only')) {
+  const self = fileURLToPath(import.meta.url);
+  try {
+    process.execve(process.execPath, [
+      process.execPath,
+      ...process.execArgv,
+      '--liftoff-only',
+      self,
+      ...process.argv.slice(2),
+    ]);
+  } catch {
+    // Not allowed here (a sandbox, a permission model): the flag set at run time stands.
+  }
+}
 
 const cli = new URL('../dist/cli.js', import.meta.url);
 if (!existsSync(cli)) {

@@ -26,11 +26,7 @@ describe('the embedded database', () => {
 
   it('is sized for its one backend (decision 0060) and migrates a new database in one transaction', async () => {
     const setting = async (name: string) =>
-      (
-        (await client.query<{ value: string }>(`select current_setting('${name}') as value`)).rows[0] as {
-          value: string;
-        }
-      ).value;
+      (await client.query<{ value: string }>('select current_setting($1) as value', [name])).rows[0]?.value;
     expect(await setting('max_connections')).toBe('5');
     expect(await setting('shared_buffers')).toBe('4MB');
     expect(applied.length).toBeGreaterThan(10);

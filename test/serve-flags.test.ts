@@ -22,8 +22,13 @@ describe('serve on the embedded database', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'switchboard-flags-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-    env.SWITCHBOARD_DATA_DIR = dataDir;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SWITCHBOARD_DATA_DIR: dataDir,
+    };
     for (const name of ['DATABASE_URL', 'SWITCHBOARD_ROLE', 'NODE_OPTIONS']) delete env[name];
     const child = spawn(process.execPath, ['bin/switchboard.js', 'serve'], { cwd: ROOT, env, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -25,6 +25,8 @@ const PROBED: Record<string, string[]> = {
   sessions: ['token_hash'],
   api_keys: ['id', 'key_hash'],
   agents: ['id', 'api_token_hash'],
+  integrations: ['id', 'agent_id'],
+  campaigns: ['id'],
   calls: ['id', 'to_number', 'provider_call_id'],
   suppressions: ['id', 'phone'],
   tools: ['id', 'name'],
@@ -61,6 +63,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     expect(
       (await t.request('POST', '/v1/suppressions', { headers: org.auth, body: { phone: nextPhone() } })).status,
     ).toBe(201);
+    const integration = await t.request('POST', `/v1/agents/${agent.id}/integrations`, {
+      headers: org.auth,
+      body: { url: 'https://hooks.example.com/outcomes' },
+    });
+    expect(integration.status).toBe(201);
+    const campaign = await t.request('POST', '/v1/campaigns', {
+      headers: org.auth,
+      body: { name: 'Leads', agentId: agent.id, startAt: '2099-01-01T09:00:00.000Z' },
+    });
+    expect(campaign.status, JSON.stringify(campaign.body)).toBe(201);
     const tool = await t.request('POST', '/v1/tools', {
       headers: org.auth,
       body: { name: 'check_availability', method: 'POST', url: 'https://tools.example.com/availability' },
@@ -87,7 +99,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     const auth = createAuthRepository(one.db);
     await auth.findPrincipalBySession('no such token', new Date());
     await auth.findPrincipalByApiKey('no such key');
-    await createCallsRepository(one.db).providerContext('call_unknown');
+    const callsRepository = createCallsRepository(one.db);
+    await callsRepository.providerContext('call_unknown');
+    await callsRepository.end('call_unknown', {
+      at: new Date(),
+      outcome: 'COMPLETED',
+      endedReason: 'agent_hangup',
+      collectedData: {},
+      durationSeconds: 0,
+    });
     await createToolsRepository(one.db).callToolContext('call_unknown', 'check_availability');
     const accepted = await createClickToCallRepository(one.db).acceptCall({
       call: {
@@ -114,6 +134,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     expect(prepared.map((p) => p.name)).toEqual(
       expect.arrayContaining([
         'accept_calls',
+        'end_calls',
         'principal_by_api_key',
         'principal_by_session',
         'provider_call_context',

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, retryOnConflict, rowsOf } from '../db/client.js';
+import { type Db, probeOnly, retryOnConflict, rowsOf } from '../db/client.js';
 import type { TranscriptTurn } from '../db/schema/index.js';
 import type { EndedCall } from '../integrations/outcome-payload.js';
 import type { TriggerConditions } from '../integrations/trigger-conditions.js';
@@ -15,7 +15,7 @@ export function queueOutcomeDeliveries(ended: SQL): SQL {
   return sql`
     insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at)
     select switchboard_new_id('dlv'), e.organization_id, i.id, e.id, switchboard_new_id('msg'), 'pending', now()
-    from ${ended} e join integrations i on i.agent_id = e.agent_id and i.enabled
+    from ${ended} e join integrations i on i.agent_id = e.agent_id and ${probeOnly(sql`i.agent_id`)} and i.enabled
     returning call_id`;
 }
 

@@ -24,8 +24,8 @@ export function suppressEndedCalls(ended: SQL): SQL {
     insert into suppressions (id, organization_id, phone, reason, source, call_id)
     select switchboard_new_id('dnc'), e.organization_id, n.phone, 'outcome ' || e.outcome, 'outcome', e.id
     from ${ended} e
-    join agents a on a.id = e.agent_id
-    left join campaigns c on c.id = e.campaign_id
+    join agents a on a.id = e.agent_id and ${probeOnly(sql`a.id`)}
+    left join campaigns c on c.id = e.campaign_id and ${probeOnly(sql`c.id`)}
     cross join lateral (
       select case when e.direction = 'inbound' then e.from_number else e.to_number end as phone
     ) n

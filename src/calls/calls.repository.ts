@@ -1,5 +1,12 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, like, lt, ne, or, sql } from 'drizzle-orm';
-import { type Db, executePrepared, isTransientDatabaseError, probeOnly, retryOnConflict, rowsOf } from '../db/client.js';
+import {
+  type Db,
+  executePrepared,
+  isTransientDatabaseError,
+  probeOnly,
+  retryOnConflict,
+  rowsOf,
+} from '../db/client.js';
 import { agents, calls, type TranscriptTurn } from '../db/schema/index.js';
 import { queueOutcomeDeliveries } from '../deliveries/deliveries.repository.js';
 import { createBatcher } from '../lib/batcher.js';

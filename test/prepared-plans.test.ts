@@ -45,11 +45,13 @@ const below = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatM
 describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of a page', () => {
   let t: TestApp;
   let one: Database | undefined;
+  let again: Database | undefined;
   beforeAll(async () => {
     t = await startTestApp();
   });
   afterAll(async () => {
     await one?.close();
+    await again?.close();
     await t.close();
   });
 
@@ -165,5 +167,59 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     // (jit_above_cost, 100,000 by default): the guard's declared cost counts in every estimate.
     for (const [name, cost] of Object.entries(costs)) expect(cost, name).toBeLessThan(10_000);
     expect(Object.values(scans).flat().length).toBeGreaterThan(0);
+  });
+  it('are planned once: each keeps its generic plan after its first five runs, a call alone in each batch', async () => {
+    // PostgreSQL plans a prepared statement with its values for five runs, then keeps the plan made
+    // without them only if it is estimated no dearer. A batch of one call made the custom plans look
+    // cheaper than the generic one (unnest of an array of known length), and the batched insert and
+    // end were planned at every run; `arrayParam` hides the arrays' length from both plans.
+    const org = await t.signup();
+    const { agent } = await t.agentWithCredentials(org, { rateLimitPerMinute: null });
+    again = openPostgres({ url: t.db.url as string, poolSize: 1, timeoutMs: 10_000 });
+    const auth = createAuthRepository(again.db);
+    const callsRepository = createCallsRepository(again.db);
+    const tools = createToolsRepository(again.db);
+    const clickToCall = createClickToCallRepository(again.db);
+    for (let run = 0; run < 8; run++) {
+      const id = newId('call');
+      const accepted = await clickToCall.acceptCall({
+        call: {
+          id,
+          organizationId: org.organization.id,
+          agentId: agent.id,
+          provider: 'simulator',
+          toNumber: nextPhone(),
+          status: 'queued',
+          variables: {},
+          collectedData: {},
+          transcript: [],
+          deadlineAt: new Date(Date.now() + 600_000),
+        },
+        maxConcurrentCalls: null,
+      });
+      expect(accepted).toEqual({ ok: true });
+      await auth.findPrincipalBySession(`no such token ${run}`, new Date());
+      await auth.findPrincipalByApiKey(`no such key ${run}`);
+      await callsRepository.providerContext(id);
+      await tools.callToolContext(id, 'check_availability');
+      const ended = await callsRepository.end(id, {
+        at: new Date(),
+        outcome: 'COMPLETED',
+        endedReason: 'agent_hangup',
+        collectedData: {},
+        durationSeconds: 0,
+      });
+      expect(ended?.id).toBe(id);
+    }
+    const plans = rowsOf<{ name: string; generic: number; custom: number }>(
+      await again.db.execute(
+        sql`select name, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements order by name`,
+      ),
+    );
+    expect(plans.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['accept_calls', 'end_calls', 'provider_call_context', 'tool_call_context']),
+    );
+    // Eight runs each: five custom plans, then the generic plan kept (three runs planned no more).
+    expect(plans.filter((p) => p.generic === 0)).toEqual([]);
   });
 });

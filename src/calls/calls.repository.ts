@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, like, lt, ne, or, sql } from 'drizzle-orm';
 import {
+  arrayParam,
   type Db,
   executePrepared,
   isTransientDatabaseError,
@@ -244,7 +245,8 @@ export function createCallsRepository(db: Db) {
   type Ending = { id: string; end: EndCall; providerCallId?: string };
   const endBatch = async (items: Ending[]) => {
     const { unique, isFirst } = firstOccurrences(items);
-    const column = <T>(pick: (end: EndCall) => T) => sql.param(unique.map((item) => pick(item.end)));
+    const of = <T>(pick: (item: Ending) => T, type: string) => arrayParam(unique.map(pick), type);
+    const column = <T>(pick: (end: EndCall) => T, type: string) => of((item) => pick(item.end), type);
     // Prepared (decision 0058): planning this statement cost PostgreSQL about 0.6 ms a batch. Its
     // kept plan stays probes: each lookup carries `probeOnly`, and the open-call condition is written
     // so that the partial indexes of open calls, whose statistics may say none is open, cannot serve it.
@@ -269,19 +271,19 @@ export function createCallsRepository(db: Db) {
           answered_at = coalesce(calls.answered_at, v.answered_at),
           provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
         from unnest(
-          ${sql.param(unique.map((i) => i.id))}::text[],
-          ${column((e) => e.outcome)}::text[],
-          ${column((e) => e.endedReason)}::text[],
-          ${column((e) => e.at.toISOString())}::timestamptz[],
-          ${column((e) => e.durationSeconds)}::int[],
-          ${column((e) => JSON.stringify(e.collectedData))}::text[],
-          ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null))}::text[],
-          ${column((e) => e.error ?? null)}::text[],
-          ${column((e) => e.summary ?? null)}::text[],
-          ${column((e) => e.recordingUrl ?? null)}::text[],
-          ${column((e) => (e.warnings?.length ? JSON.stringify(e.warnings) : null))}::text[],
-          ${column((e) => e.answeredAt?.toISOString() ?? null)}::timestamptz[],
-          ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[]
+          ${of((i) => i.id, 'text')},
+          ${column((e) => e.outcome, 'text')},
+          ${column((e) => e.endedReason, 'text')},
+          ${column((e) => e.at.toISOString(), 'timestamptz')},
+          ${column((e) => e.durationSeconds, 'int')},
+          ${column((e) => JSON.stringify(e.collectedData), 'text')},
+          ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null), 'text')},
+          ${column((e) => e.error ?? null, 'text')},
+          ${column((e) => e.summary ?? null, 'text')},
+          ${column((e) => e.recordingUrl ?? null, 'text')},
+          ${column((e) => (e.warnings?.length ? JSON.stringify(e.warnings) : null), 'text')},
+          ${column((e) => e.answeredAt?.toISOString() ?? null, 'timestamptz')},
+          ${of((i) => i.providerCallId ?? null, 'text')}
         ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, summary,
                recording_url, warnings, answered_at, provider_call_id)
         where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') <> 'ended'

@@ -239,6 +239,18 @@ export function executePrepared(db: Db, name: string, query: SQL): Promise<unkno
 }
 
 /**
+ * An array bound to a prepared statement, written `(select $n::type[])` so that no plan knows its
+ * length. PostgreSQL plans a prepared statement with its values (a custom plan) for its first five
+ * runs, then keeps the plan made without them (the generic plan) only if that one is estimated no
+ * dearer. A custom plan knows how many rows `unnest` of a bound array gives (one, for a call alone)
+ * while the generic plan assumes ten, so a statement of batched arrays was planned anew at every
+ * run, the parse alone saved. Read through a scalar subquery, the array is of unknown length to both
+ * plans, their estimates are the same, and the generic plan is kept (decision 0058).
+ */
+export const arrayParam = (values: unknown[], type: string): SQL =>
+  sql`(select ${sql.param(values)}::${sql.raw(type)}[])`;
+
+/**
  * The condition `switchboard_probe_only(key)` (migration 0014), to write beside each lookup by a
  * unique key in a prepared statement: always true, and declared so costly that the planner only
  * evaluates it on the rows an index finds. Without it, a plan made while the table held a page or

@@ -174,6 +174,18 @@ const EXPORT_COLUMNS = {
 };
 export type ExportRow = { [K in keyof typeof EXPORT_COLUMNS]: CallRow[K] } & { sortKey: string | null };
 
+/** A batch's call ids, and the provider's ids it carries (null where none), as bound arrays. */
+const ids = (items: { id: string }[]) =>
+  arrayParam(
+    items.map((i) => i.id),
+    'text',
+  );
+const providerCallIds = (items: { providerCallId?: string }[]) =>
+  arrayParam(
+    items.map((i) => i.providerCallId ?? null),
+    'text',
+  );
+
 export function createCallsRepository(db: Db) {
   /**
    * A provider's every message starts here, one read per message that no batch can share: a named
@@ -188,16 +200,24 @@ export function createCallsRepository(db: Db) {
     .limit(1)
     .prepare('provider_call_context');
   // Call events arrive many at a time under load: each kind is applied to a batch of calls in one
-  // statement (createBatcher), so a busy server writes far fewer statements than calls.
+  // statement (createBatcher), so a busy server writes far fewer statements than calls. A provider's
+  // call sends one of each; they are prepared (decision 0058), so that PostgreSQL parses and plans
+  // them once per connection, and written for their kept plan to stay probes: arrays whose length
+  // no plan knows (`arrayParam`), `probeOnly` on each lookup, and the status compared through
+  // `coalesce` so that the partial index of open calls, whose statistics may say none is open, is
+  // never the plan's way to the calls.
   const providerIds = createBatcher(async (items: { id: string; providerCallId: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const result = await retryOnConflict(() =>
-      db.execute(sql`
+      executePrepared(
+        db,
+        'set_provider_call_ids',
+        sql`
       update calls set provider_call_id = v.provider_call_id
-      from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.providerCallId))}::text[])
-        as v(id, provider_call_id)
-      where calls.id = v.id
-      returning calls.id`),
+      from unnest(${ids(unique)}, ${providerCallIds(unique)}) as v(id, provider_call_id)
+      where calls.id = v.id and ${probeOnly(sql`calls.id`)}
+      returning calls.id`,
+      ),
     );
     return changedIn(items, isFirst, result);
   });
@@ -215,29 +235,40 @@ export function createCallsRepository(db: Db) {
   const ringing = createBatcher(async (items: { id: string; providerCallId?: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const result = await retryOnConflict(() =>
-      db.execute(sql`
+      executePrepared(
+        db,
+        'mark_calls_ringing',
+        sql`
       update calls set status = 'ringing', provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
-      from unnest(${sql.param(unique.map((i) => i.id))}::text[], ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[])
-        as v(id, provider_call_id)
-      where calls.id = v.id and calls.status = 'queued'
-      returning calls.id`),
+      from unnest(${ids(unique)}, ${providerCallIds(unique)}) as v(id, provider_call_id)
+      where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') = 'queued'
+      returning calls.id`,
+      ),
     );
     return changedIn(items, isFirst, result);
   });
 
   const answered = createBatcher(async (items: { id: string; at: Date; providerCallId?: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
+    const answeredAt = arrayParam(
+      unique.map((i) => i.at.toISOString()),
+      'timestamptz',
+    );
     const result = await retryOnConflict(() =>
-      db.execute(sql`
+      executePrepared(
+        db,
+        'mark_calls_answered',
+        sql`
       update calls set status = 'in_progress', answered_at = v.at,
         provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
       from unnest(
-        ${sql.param(unique.map((i) => i.id))}::text[],
-        ${sql.param(unique.map((i) => i.at.toISOString()))}::timestamptz[],
-        ${sql.param(unique.map((i) => i.providerCallId ?? null))}::text[]
+        ${ids(unique)},
+        ${answeredAt},
+        ${providerCallIds(unique)}
       ) as v(id, at, provider_call_id)
-      where calls.id = v.id and calls.status in ('queued', 'ringing')
-      returning calls.id`),
+      where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') in ('queued', 'ringing')
+      returning calls.id`,
+      ),
     );
     return changedIn(items, isFirst, result);
   });
@@ -245,8 +276,11 @@ export function createCallsRepository(db: Db) {
   type Ending = { id: string; end: EndCall; providerCallId?: string };
   const endBatch = async (items: Ending[]) => {
     const { unique, isFirst } = firstOccurrences(items);
-    const of = <T>(pick: (item: Ending) => T, type: string) => arrayParam(unique.map(pick), type);
-    const column = <T>(pick: (end: EndCall) => T, type: string) => of((item) => pick(item.end), type);
+    const column = <T>(pick: (end: EndCall) => T, type: string) =>
+      arrayParam(
+        unique.map((item) => pick(item.end)),
+        type,
+      );
     // Prepared (decision 0058): planning this statement cost PostgreSQL about 0.6 ms a batch. Its
     // kept plan stays probes: each lookup carries `probeOnly`, and the open-call condition is written
     // so that the partial indexes of open calls, whose statistics may say none is open, cannot serve it.
@@ -271,7 +305,7 @@ export function createCallsRepository(db: Db) {
           answered_at = coalesce(calls.answered_at, v.answered_at),
           provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
         from unnest(
-          ${of((i) => i.id, 'text')},
+          ${ids(unique)},
           ${column((e) => e.outcome, 'text')},
           ${column((e) => e.endedReason, 'text')},
           ${column((e) => e.at.toISOString(), 'timestamptz')},
@@ -283,7 +317,7 @@ export function createCallsRepository(db: Db) {
           ${column((e) => e.recordingUrl ?? null, 'text')},
           ${column((e) => (e.warnings?.length ? JSON.stringify(e.warnings) : null), 'text')},
           ${column((e) => e.answeredAt?.toISOString() ?? null, 'timestamptz')},
-          ${of((i) => i.providerCallId ?? null, 'text')}
+          ${providerCallIds(unique)}
         ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, summary,
                recording_url, warnings, answered_at, provider_call_id)
         where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') <> 'ended'

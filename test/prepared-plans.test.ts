@@ -33,6 +33,29 @@ const PROBED: Record<string, string[]> = {
   tool_invocations: ['id', 'call_id'],
 };
 
+/** A queued call of the agent, as click to call records it. */
+const queuedCall = (organizationId: string, agentId: string, id = newId('call')) => ({
+  id,
+  organizationId,
+  agentId,
+  provider: 'simulator',
+  toNumber: nextPhone(),
+  status: 'queued',
+  variables: {},
+  collectedData: {},
+  transcript: [],
+  deadlineAt: new Date(Date.now() + 600_000),
+});
+
+/** A provider's report of a call that ended now. */
+const endedNow = () => ({
+  at: new Date(),
+  outcome: 'COMPLETED',
+  endedReason: 'agent_hangup',
+  collectedData: {},
+  durationSeconds: 0,
+});
+
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
@@ -106,27 +129,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     await callsRepository.setProviderCallId('call_unknown', 'provider_unknown');
     await callsRepository.markRinging('call_unknown');
     await callsRepository.markAnswered('call_unknown', new Date());
-    await callsRepository.end('call_unknown', {
-      at: new Date(),
-      outcome: 'COMPLETED',
-      endedReason: 'agent_hangup',
-      collectedData: {},
-      durationSeconds: 0,
-    });
+    await callsRepository.end('call_unknown', endedNow());
     await createToolsRepository(one.db).callToolContext('call_unknown', 'check_availability');
     const accepted = await createClickToCallRepository(one.db).acceptCall({
-      call: {
-        id: newId('call'),
-        organizationId: org.organization.id,
-        agentId: agent.id,
-        provider: 'simulator',
-        toNumber: nextPhone(),
-        status: 'queued',
-        variables: {},
-        collectedData: {},
-        transcript: [],
-        deadlineAt: new Date(Date.now() + 600_000),
-      },
+      call: queuedCall(org.organization.id, agent.id),
       maxConcurrentCalls: null,
     });
     expect(accepted).toEqual({ ok: true });
@@ -198,18 +204,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     for (let run = 0; run < 8; run++) {
       const id = newId('call');
       const accepted = await clickToCall.acceptCall({
-        call: {
-          id,
-          organizationId: org.organization.id,
-          agentId: agent.id,
-          provider: 'simulator',
-          toNumber: nextPhone(),
-          status: 'queued',
-          variables: {},
-          collectedData: {},
-          transcript: [],
-          deadlineAt: new Date(Date.now() + 600_000),
-        },
+        call: queuedCall(org.organization.id, agent.id, id),
         maxConcurrentCalls: null,
       });
       expect(accepted).toEqual({ ok: true });
@@ -220,13 +215,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
       expect(await callsRepository.setProviderCallId(id, `provider_${id}`)).toBe(true);
       expect(await callsRepository.markRinging(id)).toBe(true);
       expect(await callsRepository.markAnswered(id, new Date())).toBe(true);
-      const ended = await callsRepository.end(id, {
-        at: new Date(),
-        outcome: 'COMPLETED',
-        endedReason: 'agent_hangup',
-        collectedData: {},
-        durationSeconds: 0,
-      });
+      const ended = await callsRepository.end(id, endedNow());
       expect(ended?.id).toBe(id);
     }
     const plans = rowsOf<{ name: string; generic: number; custom: number }>(

@@ -7,7 +7,8 @@
  *    against the floor;
  *  - POST /api/click-to-call accepted, one call started per request, for an agent with a rate limit
  *    (the default configuration, set high enough not to refuse), on PostgreSQL and PGlite, against
- *    the durable floor;
+ *    the durable floor; and the same sent one request at a time (one connection), against the
+ *    durable floor sent so, where each batch holds a call alone (no target: a deployment's usual load);
  *  - idle RSS of a started server, and its start time on a fresh and on an existing data dir;
  *  - how many SQL statements one rejected and one accepted request send (PostgreSQL, counted).
  * Every server and the load generator run in child processes; all of them are killed at the end.
@@ -64,6 +65,11 @@ const ENDPOINT = '/api/click-to-call';
 const AGENT_RATE_LIMIT = 1_000_000;
 /** Where the durable floor's phone numbers start: apart from every other load's. */
 const DURABLE_FLOOR_PHONES_FROM = 300_000_000;
+/**
+ * The accept loads one request at a time take their numbers this far past their path's own: a
+ * deployment's usual traffic, where each batch holds a call alone (decision 0058's second correction).
+ */
+const ALONE_PHONES_OFFSET = 25_000_000;
 
 export function load(
   origin: string,
@@ -82,6 +88,11 @@ export function load(
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     expectedStatus,
   };
+}
+
+/** The accept load with one connection: each request waits for the previous one's answer. */
+function oneAtATime(origin: string, requests: LoadSpec['requests']): LoadSpec {
+  return { ...load(origin, requests, 200, ACCEPT_MAX_REQUESTS), connections: 1 };
 }
 
 /** Correctly formed, wrongly keyed: the server computes the HMAC and compares it, then refuses. */
@@ -373,7 +384,7 @@ function postgresUrls(): { adminUrl: URL; urlOf: (name: string, host?: string, p
  * path's load: signed requests, each with a new number. Afterwards, whether every call it accepted
  * has been ended (its end is written after the answer), as the accept path's drain is checked.
  */
-async function measureDurableFloor(notes: string[]): Promise<Measured> {
+async function measureDurableFloor(notes: string[]): Promise<{ steady: Measured; alone: Measured }> {
   const { urlOf } = postgresUrls();
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -407,7 +418,17 @@ async function measureDurableFloor(notes: string[]): Promise<Measured> {
         name,
       );
       notes.push(await durableFloorDrainNote(urlOf(name)));
-      return result;
+      log('durable floor: requests one at a time');
+      const alone = await measureSteady(
+        (attempt) =>
+          oneAtATime(
+            origin,
+            acceptRequests(agent, DURABLE_FLOOR_PHONES_FROM + ALONE_PHONES_OFFSET + attempt * 50_000_000),
+          ),
+        floor.pid,
+        name,
+      );
+      return { steady: result, alone };
     } finally {
       await floor.stop();
     }
@@ -477,6 +498,8 @@ interface Floors {
   /** The floor answering those connections at once: the reject path's former yardstick, in a note. */
   unpacedFloor: Measured;
   durableFloor: Measured | null;
+  /** The durable floor sent one request at a time: what the accept path one at a time is compared with. */
+  durableFloorAlone: Measured | null;
 }
 
 /**
@@ -495,6 +518,7 @@ async function measurePaths(
     rejectFloor,
     unpacedFloor,
     durableFloor,
+    durableFloorAlone,
     phonesFrom,
     acceptTarget,
   }: Floors & { phonesFrom: number; acceptTarget?: number },
@@ -527,6 +551,20 @@ async function measurePaths(
       durableFloor,
       acceptTarget,
       'durable floor',
+    ),
+  );
+  log(`${engine}: accept path, requests one at a time`);
+  const alone = await measureSteady(
+    (attempt) =>
+      oneAtATime(server.origin, acceptRequests(agent, phonesFrom + ALONE_PHONES_OFFSET + attempt * 50_000_000)),
+    server.child.pid,
+    database,
+  );
+  rows.push(
+    throughputRow(
+      `accept, requests one at a time (${engine}; × durable floor one at a time)`,
+      alone,
+      durableFloorAlone,
     ),
   );
   notes.push(await drainNote(`${engine} accept`, server, apiKey));
@@ -679,8 +717,9 @@ export async function runClickToCall(): Promise<BenchmarkResult> {
   );
   // Without PostgreSQL there is no durable floor: the accept rows then go without a ratio.
   let durableFloor: Measured | null = null;
+  let durableFloorAlone: Measured | null = null;
   try {
-    durableFloor = await measureDurableFloor(notes);
+    ({ steady: durableFloor, alone: durableFloorAlone } = await measureDurableFloor(notes));
     rows.push(
       throughputRow(
         'durable floor: + phone check, group-committed INSERT before the 200, UPDATE after (PostgreSQL)',
@@ -688,12 +727,15 @@ export async function runClickToCall(): Promise<BenchmarkResult> {
         durableFloor,
       ),
     );
+    rows.push(
+      throughputRow('durable floor, requests one at a time (PostgreSQL)', durableFloorAlone, durableFloorAlone),
+    );
   } catch (error) {
     failures.push(`durable floor: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     killAll();
   }
-  const floors: Floors = { floor, rejectFloor, unpacedFloor, durableFloor };
+  const floors: Floors = { floor, rejectFloor, unpacedFloor, durableFloor, durableFloorAlone };
   // BENCH_ENGINES=postgresql (or pglite) measures one engine alone, to iterate faster.
   const only = process.env.BENCH_ENGINES?.toLowerCase().split(',');
   const engines = (

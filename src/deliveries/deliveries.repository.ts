@@ -10,6 +10,7 @@ import { SIMULATED_CALLER_ID } from '../providers/voice-provider.js';
  * The statement part that queues a call's outcome for each enabled integration of its agent. It
  * runs inside the statement that ends the calls (`ended` names a CTE of the calls just ended, with
  * `id`, `agent_id`, `organization_id`), so the end of a call and its deliveries commit together.
+ * That statement is prepared (`end_calls`, decision 0058): its lookup carries `probeOnly`.
  */
 export function queueOutcomeDeliveries(ended: SQL): SQL {
   return sql`

@@ -17,7 +17,8 @@ export interface NewSuppression {
  * the calls (src/calls/calls.repository.ts), so the end and the listing commit together, or neither
  * does. `ended` names the ending statement's rows: id, organization_id, agent_id, outcome, direction,
  * from_number, to_number, campaign_id. The number is the other party's: the one called, or for an
- * incoming call the caller's. A number listed already stays as it was.
+ * incoming call the caller's. A number listed already stays as it was. The ending statement is
+ * prepared (`end_calls`, decision 0058): its lookups carry `probeOnly`.
  */
 export function suppressEndedCalls(ended: SQL): SQL {
   return sql`

@@ -70,6 +70,10 @@ const DURABLE_FLOOR_PHONES_FROM = 300_000_000;
  * deployment's usual traffic, where each batch holds a call alone (decision 0058's second correction).
  */
 const ALONE_PHONES_OFFSET = 25_000_000;
+/** Pairs of loads, accept path and durable floor, measured in turn (decision 0061). */
+const ALTERNATED_PAIRS = 3;
+/** The alternated loads take their numbers this far past their path's own. */
+const ALTERNATED_PHONES_OFFSET = 10_000_000;
 
 export function load(
   origin: string,
@@ -109,7 +113,10 @@ function rejectRequests({ apiToken, apiSecret }: Pick<BenchAgent, 'apiToken' | '
   };
 }
 
-export function acceptRequests(agent: BenchAgent, phonesFrom: number): LoadSpec['requests'] {
+export function acceptRequests(
+  agent: Pick<BenchAgent, 'apiToken' | 'apiSecret'>,
+  phonesFrom: number,
+): LoadSpec['requests'] {
   return { type: 'signed', apiToken: agent.apiToken, secret: agent.apiSecret, phonesFrom, unique: true, pool: 0 };
 }
 
@@ -379,12 +386,20 @@ function postgresUrls(): { adminUrl: URL; urlOf: (name: string, host?: string, p
   return { adminUrl, urlOf };
 }
 
+/** A running durable floor: where to send the accept path's load, and its process and database. */
+interface DurableFloor {
+  origin: string;
+  pid: number;
+  database: string;
+  databaseUrl: string;
+  agent: Pick<BenchAgent, 'apiToken' | 'apiSecret'>;
+}
+
 /**
- * The durable floor (bench/lib/durable-floor-server.ts) on a database of its own, sent the accept
- * path's load: signed requests, each with a new number. Afterwards, whether every call it accepted
- * has been ended (its end is written after the answer), as the accept path's drain is checked.
+ * Runs `use` with the durable floor (bench/lib/durable-floor-server.ts) started on a database of its
+ * own; stops it and drops the database afterwards.
  */
-async function measureDurableFloor(notes: string[]): Promise<{ steady: Measured; alone: Measured }> {
+async function withDurableFloor<T>(notes: string[], use: (floor: DurableFloor) => Promise<T>): Promise<T> {
   const { urlOf } = postgresUrls();
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -404,31 +419,13 @@ async function measureDurableFloor(notes: string[]): Promise<{ steady: Measured;
     try {
       const origin = `http://127.0.0.1:${port}`;
       await waitUntilHealthy(`${origin}/healthz`, floor, performance.now(), 30_000);
-      log('durable floor: bare node:http + group-committed INSERT and UPDATE (PostgreSQL)');
-      const agent = { agentId: 'agt_floor', apiToken, apiSecret: secret };
-      const result = await measureSteady(
-        (attempt) =>
-          load(
-            origin,
-            acceptRequests(agent, DURABLE_FLOOR_PHONES_FROM + attempt * 50_000_000),
-            200,
-            ACCEPT_MAX_REQUESTS,
-          ),
-        floor.pid,
-        name,
-      );
-      notes.push(await durableFloorDrainNote(urlOf(name)));
-      log('durable floor: requests one at a time');
-      const alone = await measureSteady(
-        (attempt) =>
-          oneAtATime(
-            origin,
-            acceptRequests(agent, DURABLE_FLOOR_PHONES_FROM + ALONE_PHONES_OFFSET + attempt * 50_000_000),
-          ),
-        floor.pid,
-        name,
-      );
-      return { steady: result, alone };
+      return await use({
+        origin,
+        pid: floor.pid,
+        database: name,
+        databaseUrl: urlOf(name),
+        agent: { apiToken, apiSecret: secret },
+      });
     } finally {
       await floor.stop();
     }
@@ -438,6 +435,101 @@ async function measureDurableFloor(notes: string[]): Promise<{ steady: Measured;
     });
     await admin.end();
   }
+}
+
+/**
+ * The durable floor sent the accept path's load: signed requests, each with a new number; then
+ * whether every call it accepted has been ended (its end is written after the answer), as the
+ * accept path's drain is checked; then the same load one request at a time.
+ */
+async function measureDurableFloor(notes: string[]): Promise<{ steady: Measured; alone: Measured }> {
+  return withDurableFloor(notes, async (floor) => {
+    log('durable floor: bare node:http + group-committed INSERT and UPDATE (PostgreSQL)');
+    const steady = await measureSteady(
+      (attempt) =>
+        load(
+          floor.origin,
+          acceptRequests(floor.agent, DURABLE_FLOOR_PHONES_FROM + attempt * 50_000_000),
+          200,
+          ACCEPT_MAX_REQUESTS,
+        ),
+      floor.pid,
+      floor.database,
+    );
+    notes.push(await durableFloorDrainNote(floor.databaseUrl));
+    log('durable floor: requests one at a time');
+    const alone = await measureSteady(
+      (attempt) =>
+        oneAtATime(
+          floor.origin,
+          acceptRequests(floor.agent, DURABLE_FLOOR_PHONES_FROM + ALONE_PHONES_OFFSET + attempt * 50_000_000),
+        ),
+      floor.pid,
+      floor.database,
+    );
+    return { steady, alone };
+  });
+}
+
+/**
+ * The accept path and the durable floor measured in turn, ABBA (floor, path, path, floor, floor,
+ * path): the machine's speed drifts over minutes (decision 0061), so the ratio is read from loads a
+ * few seconds apart, each pair's own, and the middle one of the PAIRS kept.
+ */
+/** The accept path's load and the durable floor's, measured one after the other. */
+interface Pair {
+  path: Measured;
+  floor: Measured;
+}
+
+const pairRatio = ({ path, floor }: Pair) => path.rps / floor.rps;
+
+async function measureAlternated(
+  server: RunningSwitchboard,
+  agent: BenchAgent,
+  database: string,
+  phonesFrom: number,
+  notes: string[],
+): Promise<Pair[]> {
+  return withDurableFloor(notes, async (floor) => {
+    const pairs: Pair[] = [];
+    for (let pair = 0; pair < ALTERNATED_PAIRS; pair++) {
+      const offset = ALTERNATED_PHONES_OFFSET + pair * 1_000_000;
+      const measurePath = () =>
+        measureSteady(
+          (attempt) =>
+            load(
+              server.origin,
+              acceptRequests(agent, phonesFrom + offset + attempt * 500_000),
+              200,
+              ACCEPT_MAX_REQUESTS,
+            ),
+          server.child.pid,
+          database,
+        );
+      const measureFloorLoad = () =>
+        measureSteady(
+          (attempt) =>
+            load(
+              floor.origin,
+              acceptRequests(floor.agent, DURABLE_FLOOR_PHONES_FROM + offset + attempt * 500_000),
+              200,
+              ACCEPT_MAX_REQUESTS,
+            ),
+          floor.pid,
+          floor.database,
+        );
+      log(`accept path and durable floor in turn, pair ${pair + 1} of ${ALTERNATED_PAIRS}`);
+      if (pair % 2 === 0) {
+        const floorResult = await measureFloorLoad();
+        pairs.push({ floor: floorResult, path: await measurePath() });
+      } else {
+        const pathResult = await measurePath();
+        pairs.push({ path: pathResult, floor: await measureFloorLoad() });
+      }
+    }
+    return pairs;
+  });
 }
 
 /** How long after the durable floor's load its last call was ended, read from its table. */
@@ -546,10 +638,11 @@ async function measurePaths(
   );
   rows.push(
     throughputRow(
-      `accept, call started 200, rate limit on (${engine}; × durable floor)`,
+      `accept, call started 200, rate limit on (${engine}; × durable floor measured first)`,
       accept,
       durableFloor,
-      acceptTarget,
+      // With a database of ours beside it, the target is read from the loads measured in turn.
+      database === undefined ? acceptTarget : undefined,
       'durable floor',
     ),
   );
@@ -568,6 +661,35 @@ async function measurePaths(
     ),
   );
   notes.push(await drainNote(`${engine} accept`, server, apiKey));
+  if (database !== undefined && durableFloor) {
+    const pairs = await measureAlternated(server, agent, database, phonesFrom, notes);
+    rows.push(alternatedRow(engine, pairs, acceptTarget));
+  }
+}
+
+/** The accept path against the durable floor measured in turn: the middle pair's figures, every pair's in the note. */
+function alternatedRow(engine: string, pairs: Pair[], target: number | undefined): Row {
+  const sorted = [...pairs].sort((a, b) => pairRatio(a) - pairRatio(b));
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  if (!middle) throw new Error('no pair was measured');
+  const ratio = pairRatio(middle);
+  const cpu = (m: Measured) => `${Math.round(m.serverCpuUs)} + ${Math.round(m.postgresCpuUs)} µs`;
+  const each = pairs
+    .map(
+      (pair, i) =>
+        `pair ${i + 1}: ${Math.round(pair.path.rps)} / ${Math.round(pair.floor.rps)} req/s = ${pairRatio(pair).toFixed(2)}× (CPU per call ${cpu(pair.path)} against ${cpu(pair.floor)}; others ${Math.max(pair.path.othersPct, pair.floor.othersPct).toFixed(0)} %)`,
+    )
+    .join('; ');
+  return {
+    ...throughputRow(
+      `accept and durable floor in turn, ${pairs.length} pairs (${engine}; middle ratio)`,
+      middle.path,
+      null,
+    ),
+    ratio,
+    target: target === undefined ? undefined : { text: `≥ ${target}× durable floor`, pass: ratio >= target },
+    note: `${each}.`,
+  };
 }
 
 async function measurePglite(floors: Floors, rows: Row[], notes: string[]): Promise<void> {

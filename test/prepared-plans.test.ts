@@ -4,6 +4,7 @@ import { createAuthRepository } from '../src/auth/auth.repository.js';
 import { createCallsRepository } from '../src/calls/calls.repository.js';
 import { createClickToCallRepository } from '../src/click-to-call/click-to-call.repository.js';
 import { type Database, openPostgres, rowsOf } from '../src/db/client.js';
+import { createDeliveriesRepository } from '../src/deliveries/deliveries.repository.js';
 import { newId } from '../src/lib/ids.js';
 import { createToolsRepository } from '../src/tools/tools.repository.js';
 import { nextPhone, startTestApp, type TestApp } from './helpers/app.js';
@@ -31,6 +32,7 @@ const PROBED: Record<string, string[]> = {
   suppressions: ['id', 'phone'],
   tools: ['id', 'name'],
   tool_invocations: ['id', 'call_id'],
+  deliveries: ['id', 'webhook_id'],
 };
 
 /** A queued call of the agent, as click to call records it. */
@@ -45,6 +47,29 @@ const queuedCall = (organizationId: string, agentId: string, id = newId('call'))
   collectedData: {},
   transcript: [],
   deadlineAt: new Date(Date.now() + 600_000),
+});
+
+/** A delivery worker's claim, as the worker makes it: room left for one integration, none for another. */
+const claimOptions = () => ({
+  limit: 64,
+  perIntegration: 16,
+  room: new Map([
+    ['intg_some_room', 3],
+    ['intg_no_room', 0],
+  ]),
+  leaseSeconds: 30,
+});
+
+/** What a worker records after sending a delivery that (here) no longer exists: nothing changes. */
+const attempted = (id: string) => ({
+  id,
+  claim: 1,
+  integrationId: 'intg_unknown',
+  kind: 'attempted' as const,
+  attempt: { at: new Date(), status: 200, latencyMs: 12, error: null, errorCode: null, responseExcerpt: null },
+  payload: { text: '{}', truncated: false },
+  next: { state: 'delivered' as const },
+  health: 'ok' as const,
 });
 
 /** A provider's report of a call that ended now. */
@@ -107,6 +132,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     await db.execute(sql`
       insert into tool_invocations (id, organization_id, call_id, tool_id, tool_name, arguments, result, latency_ms)
       values (${newId('tinv')}, ${org.organization.id}, ${placed.body.callId}, ${tool.body.id}, 'check_availability', '{}', 'ok', 5)`);
+    // A delivered outcome: the statistics then know of no pending delivery, the claim's hardest case.
+    await db.execute(sql`
+      insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at)
+      values (${newId('dlv')}, ${org.organization.id}, ${integration.body.id}, ${placed.body.callId}, ${newId('msg')}, 'delivered', null)`);
     for (const [table, unique] of Object.entries(PROBED)) {
       const changed = unique.map((column) => `'${column}', r.${column} || '_' || i`).join(', ');
       await db.execute(
@@ -131,6 +160,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     await callsRepository.markAnswered('call_unknown', new Date());
     await callsRepository.end('call_unknown', endedNow());
     await createToolsRepository(one.db).callToolContext('call_unknown', 'check_availability');
+    await callsRepository.collectOf('call_unknown');
+    const deliveries = createDeliveriesRepository(one.db);
+    await deliveries.claim(claimOptions());
+    await deliveries.complete(attempted('dlv_unknown'));
     const accepted = await createClickToCallRepository(one.db).acceptCall({
       call: queuedCall(org.organization.id, agent.id),
       maxConcurrentCalls: null,
@@ -145,6 +178,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     expect(prepared.map((p) => p.name)).toEqual(
       expect.arrayContaining([
         'accept_calls',
+        'call_collects',
+        'claim_deliveries',
+        'complete_deliveries',
         'end_calls',
         'mark_calls_answered',
         'mark_calls_ringing',
@@ -187,6 +223,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     // And no plan is estimated to cost so much that PostgreSQL would compile it with JIT at every run
     // (jit_above_cost, 100,000 by default): the guard's declared cost counts in every estimate.
     for (const [name, cost] of Object.entries(costs)) expect(cost, name).toBeLessThan(10_000);
+    // The claim reads the due deliveries in their order by the partial due index, and locks and
+    // updates each candidate by its key (decision 0053), whatever the statistics say of pending rows.
+    expect(new Set(scans.claim_deliveries?.filter((read) => read.includes('Scan on deliveries')))).toEqual(
+      new Set(['Index Scan on deliveries by deliveries_due_idx', 'Index Scan on deliveries by deliveries_pkey']),
+    );
     expect(Object.values(scans).flat().length).toBeGreaterThan(0);
   });
   it('are planned once: each keeps its generic plan after its first five runs, a call alone in each batch', async () => {
@@ -201,6 +242,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     const callsRepository = createCallsRepository(again.db);
     const tools = createToolsRepository(again.db);
     const clickToCall = createClickToCallRepository(again.db);
+    const deliveries = createDeliveriesRepository(again.db);
     for (let run = 0; run < 8; run++) {
       const id = newId('call');
       const accepted = await clickToCall.acceptCall({
@@ -215,8 +257,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
       expect(await callsRepository.setProviderCallId(id, `provider_${id}`)).toBe(true);
       expect(await callsRepository.markRinging(id)).toBe(true);
       expect(await callsRepository.markAnswered(id, new Date())).toBe(true);
+      expect(await callsRepository.collectOf(id)).toEqual([]);
       const ended = await callsRepository.end(id, endedNow());
       expect(ended?.id).toBe(id);
+      await deliveries.claim(claimOptions());
+      await deliveries.complete(attempted(`dlv_unknown_${run}`));
     }
     const plans = rowsOf<{ name: string; generic: number; custom: number }>(
       await again.db.execute(
@@ -226,6 +271,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     expect(plans.map((p) => p.name)).toEqual(
       expect.arrayContaining([
         'accept_calls',
+        'call_collects',
+        'claim_deliveries',
+        'complete_deliveries',
         'end_calls',
         'mark_calls_answered',
         'mark_calls_ringing',

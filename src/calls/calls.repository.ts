@@ -225,9 +225,14 @@ export function createCallsRepository(db: Db) {
   // What the agents of ending calls declare they collect (`collect`): one statement for the ends
   // that arrive together. A call whose agent declares nothing, or that is unknown, reads [].
   const collects = createBatcher(async (ids: string[]) => {
-    const result = await db.execute(sql`
-      select c.id, a.collect from calls c join agents a on a.id = c.agent_id
-      where c.id = any(${sql.param([...new Set(ids)])}::text[])`);
+    const result = await executePrepared(
+      db,
+      'call_collects',
+      sql`
+      select c.id, a.collect from unnest(${arrayParam([...new Set(ids)], 'text')}) as v(id)
+      join calls c on c.id = v.id and ${probeOnly(sql`c.id`)}
+      join agents a on a.id = c.agent_id and ${probeOnly(sql`a.id`)}`,
+    );
     const byId = new Map(rowsOf<{ id: string; collect: unknown }>(result).map((row) => [row.id, row.collect]));
     return ids.map((id) => byId.get(id) ?? []);
   });

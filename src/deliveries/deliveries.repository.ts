@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Db, probeOnly, retryOnConflict, rowsOf } from '../db/client.js';
+import { arrayParam, type Db, executePrepared, probeOnly, retryOnConflict, rowsOf } from '../db/client.js';
 import type { TranscriptTurn } from '../db/schema/index.js';
 import type { EndedCall } from '../integrations/outcome-payload.js';
 import type { TriggerConditions } from '../integrations/trigger-conditions.js';
@@ -263,14 +263,22 @@ export function createDeliveriesRepository(
         if (seen === 'gone' || (seen === 'ok' && c.health === 'failing')) continue;
         health.set(c.integrationId, c.health);
       }
+      // Prepared (decision 0058's third correction): at a few deliveries a second each batch holds one
+      // or two, and parsing and planning this statement cost PostgreSQL more than running it.
       await retryOnConflict(() =>
-        db.execute(sql`
+        executePrepared(
+          db,
+          'complete_deliveries',
+          sql`
         with v as (
           select * from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(id text, claim int, kind text,
             state text, delay_seconds double precision, retries_used int, payload text, payload_truncated boolean,
             failure_reason text, at timestamptz, status int, latency_ms int, error text, error_code text,
             response_excerpt text)
           order by id
+          -- Every record (the limit leaves none out), read as a count no plan knows: planned for 100
+          -- rows, the records would be joined to a table of a page or two by reading all of it.
+          limit (select ${records.length}::int)
         ),
         moved as (
           update deliveries d set
@@ -284,11 +292,12 @@ export function createDeliveriesRepository(
             failure_reason = v.failure_reason,
             updated_at = now()
           from v
-          where d.id = v.id and d.claim = v.claim and v.kind <> 'dropped'
+          where d.id = v.id and ${probeOnly(sql`d.id`)} and d.claim = v.claim and v.kind <> 'dropped'
           returning d.id
         ),
         dropped as (
-          delete from deliveries d using v where d.id = v.id and d.claim = v.claim and v.kind = 'dropped'
+          delete from deliveries d using v
+          where d.id = v.id and ${probeOnly(sql`d.id`)} and d.claim = v.claim and v.kind = 'dropped'
         ),
         logged as (
           insert into delivery_attempts (delivery_id, at, status, latency_ms, error, error_code, response_excerpt)
@@ -297,7 +306,7 @@ export function createDeliveriesRepository(
           where v.kind = 'attempted'
         ),
         health as (
-          select * from unnest(${sql.param([...health.keys()])}::text[], ${sql.param([...health.values()])}::text[])
+          select * from unnest(${arrayParam([...health.keys()], 'text')}, ${arrayParam([...health.values()], 'text')})
             as h(integration_id, verdict)
         )
         update integrations i set
@@ -314,11 +323,12 @@ export function createDeliveriesRepository(
             else i.disabled_reason end,
           updated_at = case when h.verdict = 'ok' then i.updated_at else now() end
         from health h
-        where i.id = h.integration_id and (
+        where i.id = h.integration_id and ${probeOnly(sql`i.id`)} and (
           (h.verdict = 'ok' and i.failing_since is not null)
           or (h.verdict = 'gone' and i.enabled)
           or (h.verdict = 'failing' and (i.failing_since is null
-              or (i.enabled and i.failing_since <= now() - make_interval(secs => ${disableAfterSeconds})))))`),
+              or (i.enabled and i.failing_since <= now() - make_interval(secs => ${disableAfterSeconds})))))`,
+        ),
       );
       return items.map(() => undefined);
     },
@@ -332,14 +342,30 @@ export function createDeliveriesRepository(
     async claim({ limit, perIntegration, room, leaseSeconds }: ClaimOptions): Promise<ClaimResult> {
       const full = [...room].filter(([, left]) => left <= 0).map(([id]) => id);
       const partial = [...room].filter(([, left]) => left > 0);
-      const result = await db.execute(sql`
+      const roomIds = arrayParam(
+        partial.map(([id]) => id),
+        'text',
+      );
+      const roomLeft = arrayParam(
+        partial.map(([, left]) => left),
+        'int',
+      );
+      // Prepared (decision 0058's third correction): each worker claims after every call that ends, and
+      // planning this statement cost PostgreSQL about as much as running it. Its kept plan must stay
+      // what decision 0053 shaped, made while the table may hold a page of rows: the due rows read by
+      // the partial due index in their order (the guard makes a scan of every row dearer than reading
+      // the first few in order), each candidate and each joined row by its key.
+      const result = await executePrepared(
+        db,
+        'claim_deliveries',
+        sql`
         with due as (
           select id, integration_id, next_attempt_at,
             row_number() over (partition by integration_id order by next_attempt_at, id) as rank
           from (
             select id, integration_id, next_attempt_at from deliveries
-            where state = 'pending' and next_attempt_at <= now()
-              and integration_id <> all(${sql.param(full)}::text[])
+            where state = 'pending' and next_attempt_at <= now() and ${probeOnly(sql`id`)}
+              and integration_id <> all(${arrayParam(full, 'text')}::text[])
             order by next_attempt_at
             limit ${limit * 4}
           ) scanned
@@ -351,8 +377,7 @@ export function createDeliveriesRepository(
         picked as (
           select l.id from (
             select due.id, due.next_attempt_at from due
-            left join unnest(${sql.param(partial.map(([id]) => id))}::text[], ${sql.param(partial.map(([, left]) => left))}::int[])
-              as r(integration_id, room) on r.integration_id = due.integration_id
+            left join unnest(${roomIds}, ${roomLeft}) as r(integration_id, room) on r.integration_id = due.integration_id
             where due.rank <= coalesce(r.room, ${perIntegration})
             order by due.next_attempt_at
           ) c
@@ -360,14 +385,14 @@ export function createDeliveriesRepository(
             -- Checked again on the row locked: another worker may have claimed it since the scan.
             -- coalesce(): a condition the partial due index (state = 'pending') cannot serve.
             select d.id from deliveries d
-            where d.id = c.id and coalesce(d.state, '') = 'pending' and d.next_attempt_at <= now()
+            where d.id = c.id and ${probeOnly(sql`d.id`)} and coalesce(d.state, '') = 'pending' and d.next_attempt_at <= now()
             for update skip locked
           ) l
           limit ${limit}
         ),
         claimed as (
           update deliveries d set next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), claim = d.claim + 1
-          from picked where d.id = picked.id
+          from picked where d.id = picked.id and ${probeOnly(sql`d.id`)}
           returning d.id, d.claim, d.call_id, d.integration_id, d.webhook_id, d.retries_used, d.final_attempt, d.payload
         )
         select due_count.n as due_count, sent.* from (select count(*)::int as n from due) due_count
@@ -379,10 +404,11 @@ export function createDeliveriesRepository(
             c.transcript, c.collected_data, c.variables, c.started_at, c.ended_at, c.duration_seconds,
             c.direction, c.summary, c.recording_url, c.warnings, c.campaign_id, c.contact_id
           from claimed
-          join integrations i on i.id = claimed.integration_id
-          left join calls c on claimed.payload is null and c.id = claimed.call_id
-          left join agents a on a.id = c.agent_id
-        ) sent on true`);
+          join integrations i on i.id = claimed.integration_id and ${probeOnly(sql`i.id`)}
+          left join calls c on claimed.payload is null and c.id = claimed.call_id and ${probeOnly(sql`c.id`)}
+          left join agents a on a.id = c.agent_id and ${probeOnly(sql`a.id`)}
+        ) sent on true`,
+      );
       const rows = rowsOf<Raw>(result);
       return {
         deliveries: rows.filter((row) => row.id !== null).map(toClaimed),

@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import Retell from 'retell-sdk';
 import { describe, expect, it } from 'vitest';
 import { retellDisposition, retellEndedEvent, retellStartedEvent } from '../src/providers/retell/retell-mapper.js';
@@ -308,17 +310,61 @@ describe('Retell calls', () => {
   it('verifies x-retell-signature as the SDK signs it, and nothing else', async () => {
     const body = JSON.stringify({ event: 'call_ended', call: retellCall });
     const signature = await Retell.sign(body, 'key_retell');
-    expect(await verifyRetellSignature(body, 'key_retell', signature)).toBe(true);
-    expect(await verifyRetellSignature(`${body} `, 'key_retell', signature)).toBe(false);
-    expect(await verifyRetellSignature(body, 'another_key', signature)).toBe(false);
-    expect(await verifyRetellSignature(body, 'key_retell', undefined)).toBe(false);
-    expect(await verifyRetellSignature(body, 'key_retell', 'v=1,d=00')).toBe(false);
+    expect(verifyRetellSignature(body, 'key_retell', signature)).toBe(true);
+    expect(verifyRetellSignature(Buffer.from(body), 'key_retell', signature)).toBe(true);
+    expect(verifyRetellSignature(`${body} `, 'key_retell', signature)).toBe(false);
+    expect(verifyRetellSignature(body, 'another_key', signature)).toBe(false);
+    expect(verifyRetellSignature(body, 'key_retell', undefined)).toBe(false);
+    expect(verifyRetellSignature(body, 'key_retell', 'v=1,d=00')).toBe(false);
     // Signed ten minutes ago: refused.
-    const { createHmac } = await import('node:crypto');
     const old = Date.now() - 10 * 60 * 1000;
     const stale = `v=${old},d=${createHmac('sha256', 'key_retell')
       .update(body + old)
       .digest('hex')}`;
-    expect(await verifyRetellSignature(body, 'key_retell', stale)).toBe(false);
+    expect(verifyRetellSignature(body, 'key_retell', stale)).toBe(false);
+  });
+
+  it('agrees with the SDK’s Retell.verify on its signatures and on broken ones', async () => {
+    const at = Date.now();
+    const sign = (body: string, key: string, stamp: string) =>
+      `v=${stamp},d=${createHmac('sha256', key)
+        .update(body + Number(stamp))
+        .digest('hex')}`;
+    // Headers as a sender might break them: another stamp, leading zeros, upper-case hex, a short
+    // or long digest, a stamp past the safe integers, spaces, a second field.
+    const header = fc.oneof(
+      fc.constant(String(at)),
+      fc.integer({ min: -600_000, max: 600_000 }).map((off) => String(at + off)),
+      fc.constant(`000${at}`),
+      fc.constant('99999999999999999999'),
+    );
+    const mangle = fc.constantFrom(
+      (s: string) => s,
+      (s: string) => s.toUpperCase(),
+      (s: string) => s.slice(0, -2),
+      (s: string) => `${s}00`,
+      (s: string) => ` ${s}`,
+      (s: string) => `${s},v=1`,
+      (s: string) => s.replace('d=', 'd=0'),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: 'binary' }),
+        fc.string({ minLength: 1 }),
+        header,
+        mangle,
+        async (body, key, stamp, m) => {
+          const signature = m(sign(body, key, stamp));
+          const sdk = (await Retell.verify(body, key, signature)) === true;
+          expect(verifyRetellSignature(body, key, signature)).toBe(sdk);
+          expect(verifyRetellSignature(Buffer.from(body), key, signature)).toBe(sdk);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // And the SDK's own signatures verify.
+    for (const body of ['', '{}', 'é ✓ 😀', 'x'.repeat(70_000)]) {
+      expect(verifyRetellSignature(Buffer.from(body), 'key_retell', await Retell.sign(body, 'key_retell'))).toBe(true);
+    }
   });
 });

@@ -89,7 +89,7 @@ export function createRetellWebhooks({
   ): Promise<{ body: Json; call: Json; context: ProviderCallContext } | WebhookAnswer> {
     if (!signature) return refuse(401, 'x-retell-signature is missing');
     const rawText = raw?.toString('utf8') ?? '';
-    if (signer && !(await verifyRetellSignature(rawText, signer.apiKey, signature))) return doesNotVerify();
+    if (signer && !verifyRetellSignature(raw ?? '', signer.apiKey, signature)) return doesNotVerify();
     let body: unknown;
     try {
       body = JSON.parse(rawText);
@@ -130,7 +130,7 @@ export function createRetellWebhooks({
       if (owner.credentialId !== signer.id) return refuse(404, 'No call of ours has this id');
     } else {
       const credential = owner.credentialId ? await credentialOf(owner.organizationId, owner.credentialId) : undefined;
-      if (!credential || !(await verifyRetellSignature(rawText, credential.apiKey, signature))) return doesNotVerify();
+      if (!credential || !verifyRetellSignature(raw ?? '', credential.apiKey, signature)) return doesNotVerify();
     }
     const recorded = context ?? (incoming && (await inboundCalls?.record(incoming.agent, incoming.call)));
     if (!recorded) return signer ? refuse(404, 'No call of ours has this id') : doesNotVerify();

@@ -9,6 +9,8 @@
  *    (the default configuration, set high enough not to refuse), on PostgreSQL and PGlite, against
  *    the durable floor; and the same sent one request at a time (one connection), against the
  *    durable floor sent so, where each batch holds a call alone (no target: a deployment's usual load);
+ *    on PostgreSQL also in turn with a second durable floor, three pairs of loads seconds apart, whose
+ *    middle ratio is the one the target is judged on (decision 0061);
  *  - idle RSS of a started server, and its start time on a fresh and on an existing data dir;
  *  - how many SQL statements one rejected and one accepted request send (PostgreSQL, counted).
  * Every server and the load generator run in child processes; all of them are killed at the end.
@@ -471,11 +473,6 @@ async function measureDurableFloor(notes: string[]): Promise<{ steady: Measured;
   });
 }
 
-/**
- * The accept path and the durable floor measured in turn, ABBA (floor, path, path, floor, floor,
- * path): the machine's speed drifts over minutes (decision 0061), so the ratio is read from loads a
- * few seconds apart, each pair's own, and the middle one of the PAIRS kept.
- */
 /** The accept path's load and the durable floor's, measured one after the other. */
 interface Pair {
   path: Measured;
@@ -484,6 +481,11 @@ interface Pair {
 
 const pairRatio = ({ path, floor }: Pair) => path.rps / floor.rps;
 
+/**
+ * The accept path and the durable floor measured in turn, ABBA (floor, path / path, floor / floor,
+ * path): the machine's speed drifts over minutes (decision 0061), so each ratio is read from two
+ * loads a few seconds apart, and the middle one of the pairs is the row's.
+ */
 async function measureAlternated(
   server: RunningSwitchboard,
   agent: BenchAgent,
@@ -495,30 +497,16 @@ async function measureAlternated(
     const pairs: Pair[] = [];
     for (let pair = 0; pair < ALTERNATED_PAIRS; pair++) {
       const offset = ALTERNATED_PHONES_OFFSET + pair * 1_000_000;
-      const measurePath = () =>
+      // The accept load sent to one side, its numbers `offset` past that side's own.
+      const accept = (origin: string, signer: DurableFloor['agent'], from: number, pid: number, name: string) => () =>
         measureSteady(
           (attempt) =>
-            load(
-              server.origin,
-              acceptRequests(agent, phonesFrom + offset + attempt * 500_000),
-              200,
-              ACCEPT_MAX_REQUESTS,
-            ),
-          server.child.pid,
-          database,
+            load(origin, acceptRequests(signer, from + offset + attempt * 500_000), 200, ACCEPT_MAX_REQUESTS),
+          pid,
+          name,
         );
-      const measureFloorLoad = () =>
-        measureSteady(
-          (attempt) =>
-            load(
-              floor.origin,
-              acceptRequests(floor.agent, DURABLE_FLOOR_PHONES_FROM + offset + attempt * 500_000),
-              200,
-              ACCEPT_MAX_REQUESTS,
-            ),
-          floor.pid,
-          floor.database,
-        );
+      const measurePath = accept(server.origin, agent, phonesFrom, server.child.pid, database);
+      const measureFloorLoad = accept(floor.origin, floor.agent, DURABLE_FLOOR_PHONES_FROM, floor.pid, floor.database);
       log(`accept path and durable floor in turn, pair ${pair + 1} of ${ALTERNATED_PAIRS}`);
       if (pair % 2 === 0) {
         const floorResult = await measureFloorLoad();

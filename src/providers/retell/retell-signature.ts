@@ -10,7 +10,7 @@ const RETELL_SIGNATURE_TOLERANCE_MS = 5 * 60_000;
  * tolerance; test/provider-mappers.test.ts compares the two on signatures the SDK makes and on
  * broken ones), with node:crypto over the raw bytes, synchronously: the SDK's Web Crypto
  * verification imported the key, copied the body twice and went through the thread pool for each
- * webhook, a fifth of our process's time per report (decision 0058's third correction).
+ * webhook, about a tenth of our process's busy time per report (decision 0062).
  */
 export function verifyRetellSignature(
   raw: Buffer | string,

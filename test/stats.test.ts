@@ -2,13 +2,14 @@
 // in total, per agent, on time zone edges, with empty intervals; the same figures once the quarter
 // hours are rolled up; validation and tenancy. Run on PGlite and, with TEST_DATABASE_URL, PostgreSQL.
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
 import { newId } from '../src/lib/ids.js';
 import { retellDisposition } from '../src/providers/retell/retell-mapper.js';
 import { vapiDisposition } from '../src/providers/vapi/vapi-mapper.js';
 import { UNANSWERED_REASONS } from '../src/stats/call-results.js';
-import { bucketValue, createStatsRepository } from '../src/stats/stats.repository.js';
+import { bucketValue, createStatsRepository, ROLLUP_LOCK } from '../src/stats/stats.repository.js';
 import { liveRanges, percentileOf } from '../src/stats/stats.service.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 
@@ -352,6 +353,53 @@ describe('GET /v1/stats: calls of given times', () => {
     const after2 = await get(`/v1/stats?${period}`, own);
     expect(after2.body.totals.deliveries).toEqual({ delivered: 0, failed: 0, pending: 0 });
     expect(after2.body.totals.calls).toBe(6);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('the stats rollup and deliveries changing state', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('holds no delivery back when it has nothing to roll up', async () => {
+    const repository = createStatsRepository(t.db.database.db);
+    while (await repository.rollUp(new Date(), 20_000)) {}
+    // A delivery's state change in flight: its trigger holds the rollup's lock, shared, until it commits.
+    const inFlight = new pg.Client({ connectionString: t.db.url as string });
+    await inFlight.connect();
+    const watcher = new pg.Client({ connectionString: t.db.url as string });
+    await watcher.connect();
+    try {
+      await inFlight.query('begin');
+      await inFlight.query('select pg_advisory_xact_lock_shared($1)', [ROLLUP_LOCK]);
+      // Nothing is left to roll up: the step must not queue for the lock exclusively (every later
+      // state change would then wait behind it). Whichever comes first: the step's end, or a backend
+      // of this database seen waiting for an advisory lock.
+      let settled = false;
+      const step = repository.rollUp(new Date(), 20_000).then(() => 'finished');
+      const waiting = (async () => {
+        while (!settled) {
+          const { rows } = await watcher.query(
+            `select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+             where d.datname = current_database() and l.locktype = 'advisory' and not l.granted`,
+          );
+          if (rows[0].n > 0) return 'waited for the lock';
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return 'stopped';
+      })();
+      const first = await Promise.race([step, waiting]);
+      settled = true;
+      expect(first).toBe('finished');
+    } finally {
+      await inFlight.query('commit');
+      await inFlight.end();
+      await watcher.end();
+    }
   });
 });
 

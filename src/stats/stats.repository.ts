@@ -7,7 +7,8 @@ export const SLOT_MS = 15 * 60 * 1000;
 const SLOT = sql`interval '15 minutes'`;
 const SLOT_ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
 /** The lock a rollup takes exclusively and the deliveries trigger shares (drizzle/0011_stats.sql). */
-const ROLLUP_LOCK = 1398030676;
+/** The advisory lock a rollup step holds exclusively and a delivery's state change (its trigger) shares. */
+export const ROLLUP_LOCK = 1398030676;
 
 export type StatsInterval = 'hour' | 'day';
 
@@ -346,8 +347,6 @@ export function createStatsRepository(db: Db) {
      */
     async rollUp(until: Date, maxCalls: number): Promise<boolean> {
       return withoutJit(db, async (tx) => {
-        // Exclusive: a delivery changing state meanwhile waits, then updates the rows written here.
-        await tx.execute(sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`);
         const [progress] = rowsOf<{ rolled_until: string; limit: string; first: string | null }>(
           await tx.execute(sql`
             select p.rolled_until, l.limit, (
@@ -365,6 +364,11 @@ export function createStatsRepository(db: Db) {
           );
           return false;
         }
+        // Exclusive, and only once there is something to write (most runs, between quarter hours, have
+        // nothing): a delivery changing state meanwhile waits, then updates the rows written here. Taken
+        // with nothing to do, it held every delivery's state change back while it waited its turn. The
+        // statements below read after it is held; the progress row above is locked against other steps.
+        await tx.execute(sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`);
         const first = new Date(progress.first).toISOString();
         const limit = new Date(progress.limit).toISOString();
         const [step] = rowsOf<{ end: string | null }>(

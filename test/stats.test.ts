@@ -373,15 +373,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the stats rollup and deliveries c
     await inFlight.connect();
     const watcher = new pg.Client({ connectionString: t.db.url as string });
     await watcher.connect();
+    let waiting: Promise<string> | undefined;
+    let settled = false;
     try {
       await inFlight.query('begin');
       await inFlight.query('select pg_advisory_xact_lock_shared($1)', [ROLLUP_LOCK]);
       // Nothing is left to roll up: the step must not queue for the lock exclusively (every later
       // state change would then wait behind it). Whichever comes first: the step's end, or a backend
       // of this database seen waiting for an advisory lock.
-      let settled = false;
       const step = repository.rollUp(new Date(), 20_000).then(() => 'finished');
-      const waiting = (async () => {
+      waiting = (async () => {
         while (!settled) {
           const { rows } = await watcher.query(
             `select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
@@ -397,6 +398,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the stats rollup and deliveries c
       expect(first).toBe('finished');
     } finally {
       await inFlight.query('commit');
+      // The watcher's last look ends before its connection does.
+      settled = true;
+      await waiting;
       await inFlight.end();
       await watcher.end();
     }

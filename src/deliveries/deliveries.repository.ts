@@ -365,6 +365,7 @@ export function createDeliveriesRepository(
           from (
             select id, integration_id, next_attempt_at from deliveries
             where state = 'pending' and next_attempt_at <= now() and ${probeOnly(sql`id`)}
+              -- The cast makes the array an expression: a bare subquery after ALL would compare with rows.
               and integration_id <> all(${arrayParam(full, 'text')}::text[])
             order by next_attempt_at
             limit ${limit * 4}

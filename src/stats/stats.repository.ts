@@ -7,7 +7,6 @@ export const SLOT_MS = 15 * 60 * 1000;
 const SLOT = sql`interval '15 minutes'`;
 const SLOT_ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
 /** The lock a rollup takes exclusively and the deliveries trigger shares (drizzle/0011_stats.sql). */
-/** The advisory lock a rollup step holds exclusively and a delivery's state change (its trigger) shares. */
 export const ROLLUP_LOCK = 1398030676;
 
 export type StatsInterval = 'hour' | 'day';

@@ -1,54 +1,110 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { missingNodeFlags, serveNodeFlags } from '../src/lib/serve-flags.js';
 import { freePort } from './helpers/app.js';
+import { createTestDatabase } from './helpers/database.js';
 import { until } from './helpers/wait.js';
 
-// `switchboard serve` on the embedded database, started as the README starts it (the built
-// bin/switchboard.js): where Node has process.execve it replaces itself with the same command
-// flagged --liftoff-only, which Node 24's V8 takes only from the command line (decision 0060).
+// `switchboard serve` started as the README starts it (the built bin/switchboard.js): where Node has
+// process.execve it replaces itself with the same command flagged with what V8 reads only from the
+// command line: --liftoff-only on the embedded database (decision 0060), a larger young generation
+// on PostgreSQL (decision 0063).
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const canReexecute = typeof (process as { execve?: unknown }).execve === 'function';
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** The built command, `node bin/switchboard.js serve`, with `env` beside the machine's: its command line once it answers. */
+async function serveAndReadCommandLine(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; argv: string[] }> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  for (const name of ['DATABASE_URL', 'SWITCHBOARD_ROLE', 'NODE_OPTIONS']) delete childEnv[name];
+  const child = spawn(process.execPath, ['bin/switchboard.js', 'serve'], {
+    cwd: ROOT,
+    env: { ...childEnv, ...env },
+    stdio: 'ignore',
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  cleanups.push(async () => {
+    child.kill('SIGTERM');
+    await exited;
+  });
+  await until(
+    'the server to answer /healthz',
+    async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok === true,
+    60_000,
+  );
+  const argv = (await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+  const [script = '', command] = argv.slice(-2);
+  expect(path.resolve(ROOT, script)).toBe(path.join(ROOT, 'bin/switchboard.js'));
+  expect(command).toBe('serve');
+  return { child, argv };
+}
+
+describe('the flags serve runs with', () => {
+  it('are --liftoff-only on the embedded database and a larger young generation on PostgreSQL', () => {
+    expect(serveNodeFlags({})).toEqual(['--liftoff-only']);
+    expect(serveNodeFlags({ DATABASE_URL: 'postgres://127.0.0.1/x' })).toEqual(['--max-semi-space-size=32']);
+  });
+
+  it('are added only where Node was not given them, by name, on its command line or in NODE_OPTIONS', () => {
+    const wanted = ['--max-semi-space-size=32'];
+    expect(missingNodeFlags(wanted, [])).toEqual(wanted);
+    expect(missingNodeFlags(wanted, ['--inspect', '--enable-source-maps'], '--no-warnings')).toEqual(wanted);
+    // The operator's own size wins, however V8's name is written.
+    expect(missingNodeFlags(wanted, ['--max-semi-space-size=16'])).toEqual([]);
+    expect(missingNodeFlags(wanted, ['--max_semi_space_size=8'])).toEqual([]);
+    expect(missingNodeFlags(wanted, [], '  --trace-warnings   --max-semi-space-size=64 ')).toEqual([]);
+    expect(missingNodeFlags(['--liftoff-only'], ['--liftoff-only'])).toEqual([]);
+    // A flag whose name merely starts like the wanted one is another flag.
+    expect(missingNodeFlags(wanted, ['--max-semi-space-size-extra=1'])).toEqual(wanted);
+  });
 });
 
 describe('serve on the embedded database', () => {
   it('runs PGlite with --liftoff-only from the command line where Node can re-execute itself, in the same process', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'switchboard-flags-'));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      SWITCHBOARD_DATA_DIR: dataDir,
-    };
-    for (const name of ['DATABASE_URL', 'SWITCHBOARD_ROLE', 'NODE_OPTIONS']) delete env[name];
-    const child = spawn(process.execPath, ['bin/switchboard.js', 'serve'], { cwd: ROOT, env, stdio: 'ignore' });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    cleanups.push(async () => {
-      child.kill('SIGTERM');
-      await exited;
-    });
-    await until(
-      'the server to answer /healthz',
-      async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok === true,
-      60_000,
-    );
+    const { child, argv } = await serveAndReadCommandLine({ SWITCHBOARD_DATA_DIR: dataDir });
 
     // The data dir's lock names the process serving it: the one this test started.
     const owner = Number.parseInt(await readFile(path.join(dataDir, 'switchboard.lock'), 'utf8'), 10);
     expect(owner).toBe(child.pid);
-    const argv = (await readFile(`/proc/${owner}/cmdline`, 'utf8')).split('\0').filter(Boolean);
-    expect(argv.includes('--liftoff-only')).toBe(typeof (process as { execve?: unknown }).execve === 'function');
-    const [script = '', command] = argv.slice(-2);
-    expect(path.resolve(ROOT, script)).toBe(path.join(ROOT, 'bin/switchboard.js'));
-    expect(command).toBe('serve');
+    expect(argv.includes('--liftoff-only')).toBe(canReexecute);
+    expect(argv.some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(false);
+  }, 90_000);
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('serve on PostgreSQL', () => {
+  const masterKey = randomBytes(32).toString('base64');
+
+  it('runs with the larger young generation from the command line where Node can re-execute itself, and no --liftoff-only', async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    const { argv } = await serveAndReadCommandLine({
+      DATABASE_URL: db.url as string,
+      SWITCHBOARD_MASTER_KEY: masterKey,
+    });
+    expect(argv.includes('--max-semi-space-size=32')).toBe(canReexecute);
+    expect(argv.includes('--liftoff-only')).toBe(false);
+  }, 90_000);
+
+  it("keeps the operator's own young generation from NODE_OPTIONS", async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    const { argv } = await serveAndReadCommandLine({
+      DATABASE_URL: db.url as string,
+      SWITCHBOARD_MASTER_KEY: masterKey,
+      NODE_OPTIONS: '--max-semi-space-size=16',
+    });
+    expect(argv.some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(false);
   }, 90_000);
 });

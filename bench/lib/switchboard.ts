@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
+import { serveNodeFlags } from '../../src/lib/serve-flags.js';
 import { type Child, freePort, ROOT, sleep, startChild, waitUntilHealthy } from './children.js';
 
 export interface RunningSwitchboard {
@@ -44,7 +45,10 @@ export async function startSwitchboard(
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (slows it down;
   // summarise with `npx tsx bench/profile-summary.ts <file>`). Figures taken so are not the reference.
   const profileDir = process.env.BENCH_CPU_PROF;
-  const flags = profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir), ...nodeFlags] : nodeFlags;
+  // The flags `serve` gives itself where Node can re-execute (22.15 and later), given here so that
+  // this machine's Node 20 runs the server as Node 22 and 24 do (src/lib/serve-flags.ts).
+  const serveFlags = [...serveNodeFlags(env), ...nodeFlags];
+  const flags = profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir), ...serveFlags] : serveFlags;
   const since = performance.now();
   const child = startChild(process.execPath, [...flags, path.join(ROOT, 'bin/switchboard.js'), 'serve'], {
     label,

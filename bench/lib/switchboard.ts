@@ -47,7 +47,10 @@ export async function startSwitchboard(
   const profileDir = process.env.BENCH_CPU_PROF;
   // The flags `serve` gives itself where Node can re-execute (22.15 and later), given here so that
   // this machine's Node 20 runs the server as Node 22 and 24 do (src/lib/serve-flags.ts).
-  const serveFlags = [...serveNodeFlags(env), ...nodeFlags];
+  // BENCH_NODE_FLAGS: more flags for each server (e.g. `--perf-basic-prof` for `perf record`); figures
+  // taken so are not the reference either.
+  const extraFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const serveFlags = [...serveNodeFlags(env), ...nodeFlags, ...extraFlags];
   const flags = profileDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir), ...serveFlags] : serveFlags;
   const since = performance.now();
   const child = startChild(process.execPath, [...flags, path.join(ROOT, 'bin/switchboard.js'), 'serve'], {

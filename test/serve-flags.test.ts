@@ -84,27 +84,26 @@ describe('serve on the embedded database', () => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('serve on PostgreSQL', () => {
-  const masterKey = randomBytes(32).toString('base64');
-
-  it('runs with the larger young generation from the command line where Node can re-execute itself, and no --liftoff-only', async () => {
+  /** The built command on a new PostgreSQL database, `env` added: its command line once it answers. */
+  async function serveOnPostgres(env: NodeJS.ProcessEnv = {}): Promise<string[]> {
     const db = await createTestDatabase();
     cleanups.push(() => db.drop());
     const { argv } = await serveAndReadCommandLine({
       DATABASE_URL: db.url as string,
-      SWITCHBOARD_MASTER_KEY: masterKey,
+      SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
+      ...env,
     });
+    return argv;
+  }
+
+  it('runs with the larger young generation from the command line where Node can re-execute itself, and no --liftoff-only', async () => {
+    const argv = await serveOnPostgres();
     expect(argv.includes('--max-semi-space-size=32')).toBe(canReexecute);
     expect(argv.includes('--liftoff-only')).toBe(false);
   }, 90_000);
 
   it("keeps the operator's own young generation from NODE_OPTIONS", async () => {
-    const db = await createTestDatabase();
-    cleanups.push(() => db.drop());
-    const { argv } = await serveAndReadCommandLine({
-      DATABASE_URL: db.url as string,
-      SWITCHBOARD_MASTER_KEY: masterKey,
-      NODE_OPTIONS: '--max-semi-space-size=16',
-    });
+    const argv = await serveOnPostgres({ NODE_OPTIONS: '--max-semi-space-size=16' });
     expect(argv.some((arg) => arg.startsWith('--max-semi-space-size'))).toBe(false);
   }, 90_000);
 });

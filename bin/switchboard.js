@@ -36,8 +36,8 @@ if (process.argv[2] === 'serve' && typeof process.execve === 'function') {
 }
 
 // Loading the code and opening the embedded database would grow V8's young generation to its
-// largest size (32 MB), which an idle process then keeps. Hold it at its first size while starting;
-// `serve` lets it grow again once it is up (src/lib/heap.ts).
+// largest size (32 MB by default), which an idle process then keeps. Hold it at its first size
+// while starting; `serve` lets it grow again once it is up (src/lib/heap.ts).
 v8.setFlagsFromString('--semi-space-growth-factor=1');
 // Code that runs while starting runs about once: optimising it buys nothing and costs memory that
 // an idle process keeps (the compiler's code, and what its work on V8's background threads leaves

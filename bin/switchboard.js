@@ -10,12 +10,10 @@ if (!existsSync(cli)) {
   process.exit(1);
 }
 
-// `serve` runs with Node flags that V8 reads only from the command line (src/lib/serve-flags.ts):
-// `--liftoff-only` on the embedded database (decision 0060), a larger young generation on PostgreSQL
-// (decision 0063). Where Node can (`process.execve`, Node 22.15 and later on Unix), the command
-// replaces itself with the same one flagged, in the same process: same id, same streams, one more
-// Node start. Elsewhere (Node 20) the embedded database's flag is set at run time (decision 0010),
-// which Node 20 honours; the young generation keeps V8's size.
+// `serve` runs with Node flags V8 reads only from the command line; which, and why, is in
+// src/lib/serve-flags.ts. Where Node can (`process.execve`, 22.15 and later on Unix), the command
+// replaces itself with the same one flagged: same process id and streams, one more Node start.
+// Elsewhere (Node 20) the embedded database's flag is set at run time instead (decision 0010).
 if (process.argv[2] === 'serve' && typeof process.execve === 'function') {
   const { missingNodeFlags, serveNodeFlags } = await import('../dist/lib/serve-flags.js');
   const missing = missingNodeFlags(serveNodeFlags(process.env), process.execArgv, process.env.NODE_OPTIONS);

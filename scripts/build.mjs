@@ -3,13 +3,14 @@
 // since its sources last changed, builds nothing: it hashes the inputs (about 50 ms) and compares
 // them with what the last build recorded in dist/.build-state.json. Contents are hashed, not dates,
 // so a fresh clone, a checkout or a `touch` costs no rebuild, and an edit never goes unnoticed.
-// `--force` builds both whatever the state says. Decision 0034.
+// `--force` builds both whatever the state says. Decision 0034. It also packs the embedded database's
+// new-cluster template when the installed PGlite has none (decision 0064).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STATE = path.join(ROOT, 'dist', '.build-state.json');
@@ -118,6 +119,22 @@ const serverMissing = !existsSync(path.join(ROOT, 'dist', 'cli.js'));
 if (force || state.server !== serverHash || serverMissing) {
   buildServer({ fromScratch: force || serverMissing });
   writeState({ ...readState(), server: serverHash });
+  built = true;
+}
+
+// The embedded database's template (decision 0064): a new cluster packed once per installed PGlite,
+// so that a new data dir is unpacked rather than made by `initdb`. A few seconds, once.
+const template = await import(pathToFileURL(path.join(ROOT, 'dist', 'db', 'cluster-template.js')).href);
+if (force || !template.usableClusterTemplate()) {
+  process.stderr.write(
+    `switchboard: packing the embedded database's new-cluster template (PGlite ${template.installedPgliteVersion()})\n`,
+  );
+  try {
+    await template.writeClusterTemplate();
+  } catch (error) {
+    // Only a speed-up: without it, each new data dir is made by `initdb`, as before.
+    process.stderr.write(`switchboard: could not pack the template (${error}); new data dirs will run initdb\n`);
+  }
   built = true;
 }
 

@@ -86,10 +86,10 @@ function inside(dir: string, name: string): string {
 }
 
 /**
- * Unpacks the template (gzipped tar, as PGlite's `dumpDataDir` writes it) into `dir`, streaming:
- * a few blocks in memory at a time, whatever the files' sizes (its WAL segment is 16 MB), so the
- * server's resident memory does not grow by the cluster's 40 MB. Only directories and regular
- * files are expected; anything else, or a path out of `dir`, is refused.
+ * Unpacks the template (gzipped tar, as PGlite's `dumpDataDir` writes it) into `dir`, streaming: a
+ * chunk in memory at a time, whatever the files' sizes (its WAL segment is 16 MB). Run by a child
+ * process (src/db/embedded.ts). Only directories and regular files are expected; anything else, or
+ * a path out of `dir`, is refused.
  */
 export async function unpackClusterTemplate(file: string, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/db/client.js';
+import { usableClusterTemplate } from '../src/db/cluster-template.js';
 import { migrate } from '../src/db/migrate.js';
 import { ensureDashboardBuilt } from './helpers/dashboard-build.js';
 import { databaseUrlWithName } from './helpers/database-url.js';
@@ -39,7 +40,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-'));
-  const client = await PGlite.create();
+  // From the build's new-cluster template when there is one (decision 0064): `initdb` is most of the wait.
+  const template = usableClusterTemplate();
+  const client = await PGlite.create(template ? { loadDataDir: new Blob([readFileSync(template)]) } : undefined);
   await migrate(openPglite(client).db);
   const dump = await client.dumpDataDir('none');
   const dumpPath = path.join(dir, 'migrated.tar');

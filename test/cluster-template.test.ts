@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -68,7 +68,6 @@ describe('the new-cluster template', () => {
     await unpackClusterTemplate(file, into);
     expect(readdirSync(into).sort()).toEqual(['base', 'empty', 'pg_wal']);
     expect(readdirSync(path.join(into, 'base', '1'))).toEqual(['PG_VERSION']);
-    const { readFileSync } = await import('node:fs');
     expect(readFileSync(path.join(into, 'base', '1', 'PG_VERSION'), 'utf8')).toBe('17\n');
     expect(readFileSync(path.join(into, 'pg_wal', 'segment')).equals(big)).toBe(true);
 

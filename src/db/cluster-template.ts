@@ -67,7 +67,6 @@ export async function writeClusterTemplate(file: string = CLUSTER_TEMPLATE): Pro
 }
 
 const BLOCK = 512;
-const CHUNK = 64 * 1024;
 
 /** A tar header's text field, up to its first NUL. */
 function field(header: Buffer, start: number, length: number): string {
@@ -98,9 +97,7 @@ export async function unpackClusterTemplate(file: string, dir: string): Promise<
   let entry: { fd: number; left: number; padding: number } | undefined;
   let ended = false;
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: CHUNK }).pipe(
-      createGunzip({ chunkSize: CHUNK }),
-    )) {
+    for await (const chunk of createReadStream(file).pipe(createGunzip())) {
       buffered = buffered.length === 0 ? (chunk as Buffer) : Buffer.concat([buffered, chunk as Buffer]);
       while (!ended) {
         if (entry) {

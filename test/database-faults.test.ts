@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgres, rowsOf } from '../src/db/client.js';
+import { isDatabaseUnreachable, openPostgres, rowsOf } from '../src/db/client.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { type ServerProcess, startServerProcess } from './helpers/process.js';
 import { startGatedReceiver, startReceiver } from './helpers/receiver.js';
@@ -361,4 +361,41 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the connection pool', () => {
     await expect(database.db.execute(sql`select 1`)).resolves.toBeTruthy();
     await expect(database.db.transaction((tx) => tx.execute(sql`select 1`))).resolves.toBeTruthy();
   });
+
+  it('fails a statement that gets no answer within the timeout, and drops its connection', async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    const target = new URL(db.url as string);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const database = openPostgres({ url: proxy.via(db.url as string), poolSize: 2, timeoutMs: 300 });
+    // The proxy closed first: a statement still waiting (were the timeout broken) fails, and the pool can end.
+    cleanups.push(() => database.close());
+    cleanups.push(() => proxy.close());
+    await Promise.all([database.db.execute(sql`select 1`), database.db.execute(sql`select 1`)]);
+
+    proxy.blackHole();
+    // Both ways a statement is sent: by the pool (a callback), and in a transaction (a promise).
+    const [alone, inTransaction] = await Promise.allSettled([
+      database.db.execute(sql`select 1`),
+      database.db.transaction((tx) => tx.execute(sql`select 2`)),
+    ]);
+    for (const settled of [alone, inTransaction]) {
+      expect(settled.status).toBe('rejected');
+      const error = (settled as PromiseRejectedResult).reason;
+      expect(isDatabaseUnreachable(error)).toBe(true);
+      expect(messagesOf(error)).toContain('Query read timeout');
+    }
+
+    await proxy.restore();
+    // The connections that timed out were dropped: the pool answers on new ones.
+    await expect(database.db.execute(sql`select 3 as n`)).resolves.toMatchObject({ rows: [{ n: 3 }] });
+    await expect(database.db.transaction((tx) => tx.execute(sql`select 4`))).resolves.toBeTruthy();
+  }, 30_000);
 });
+
+/** The messages of an error and of its causes (Drizzle wraps the driver's error). */
+function messagesOf(error: unknown): string[] {
+  const messages: string[] = [];
+  for (let e = error; e instanceof Error; e = e.cause) messages.push(e.message);
+  return messages;
+}

@@ -44,29 +44,69 @@ export interface PostgresOptions {
 /** The default of `PostgresOptions.timeoutMs`, as of `SWITCHBOARD_DATABASE_TIMEOUT_MS`. */
 const DEFAULT_DATABASE_TIMEOUT_MS = 1500;
 
-const isReadTimeout = (error: unknown) => error instanceof Error && error.message === 'Query read timeout';
+/** How a statement that got no answer within the pool's timeout fails (node-postgres's own wording). */
+const READ_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/** A statement got no answer in time: its connection is dropped, failing it and whatever waits behind it. */
+const readTimedOut = (client: FaultTolerantClient): void => {
+  client.connection.stream.destroy(new Error(READ_TIMEOUT_MESSAGE));
+};
+
+type QueryCallback = (error: Error | undefined, result?: unknown) => void;
+
+interface ClientOptions {
+  /** How long a statement may wait for its answer before it fails and its connection is dropped. */
+  readTimeoutMs?: number;
+}
 
 /**
  * A node-postgres client fit for a database that can vanish (decision 0023):
  * - a connection lost while the client is checked out (in a transaction) is an `error` event with
  *   no listener, which would crash the process; its statements fail with the error anyway;
- * - a statement that got no answer within `query_timeout` fails, but its connection would stay
- *   waiting for that answer, and every later statement behind it: the connection is dropped.
- *   (`pool.query` drops it already, by releasing the client with the error.)
+ * - a statement that gets no answer within `readTimeoutMs` fails, and its connection is dropped (it
+ *   would stay waiting for that answer, and every later statement behind it).
+ *
+ * The read timeout is ours, not node-postgres's `query_timeout`: with that option (as with the
+ * promise node-postgres makes when no callback is given), what a statement read outlived the
+ * scavenges and was promoted, one page of rows after another, until a mark-compact freed it, so a
+ * page of calls met 4-10 ms scavenges (docs/benchmarks.md, "Again on 2026-11-28"). So every
+ * statement is sent with a callback, and its promise, when the caller wants one, is made here.
  */
 class FaultTolerantClient extends pg.Client {
-  constructor(config?: string | pg.ClientConfig) {
+  private readonly readTimeoutMs: number | undefined;
+
+  constructor(config?: string | (pg.ClientConfig & ClientOptions)) {
     super(config);
+    this.readTimeoutMs = typeof config === 'object' ? config.readTimeoutMs : undefined;
     this.on('error', () => {});
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: the same overloads as pg.Client's query
-  override query(...args: any[]): any {
-    const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    if (result instanceof Promise) {
-      result.catch((error: unknown) => {
-        if (isReadTimeout(error)) this.connection.stream.destroy();
+  override query(config: any, values?: any, callback?: any): any {
+    const send = super.query as (config: unknown, values?: unknown, callback?: unknown) => unknown;
+    // A submittable (a cursor, a stream) keeps its own protocol: as node-postgres sends it.
+    if (this.readTimeoutMs === undefined || typeof config?.submit === 'function') {
+      return send.call(this, config, values, callback);
+    }
+    const given = typeof values === 'function' ? undefined : values;
+    // The caller's callback, else one that settles the promise this returns.
+    let answer: QueryCallback = typeof values === 'function' ? values : callback;
+    let result: Promise<unknown> | undefined;
+    if (!answer) {
+      result = new Promise((resolve, reject) => {
+        answer = (error, rows) => (error ? reject(error) : resolve(rows));
       });
+    }
+    const timer = setTimeout(readTimedOut, this.readTimeoutMs, this);
+    try {
+      send.call(this, config, given, (error: Error | undefined, rows?: unknown) => {
+        clearTimeout(timer);
+        answer(error, rows);
+      });
+    } catch (error) {
+      // Refused before it was sent (no text, a callback that is not one): nothing to time.
+      clearTimeout(timer);
+      throw error;
     }
     return result;
   }
@@ -141,15 +181,17 @@ export function openPostgres({
   maxWaiting = 50 * poolSize,
   timeoutMs = DEFAULT_DATABASE_TIMEOUT_MS,
 }: PostgresOptions): Database {
-  const pool = new FaultTolerantPool({
+  const config: pg.PoolConfig & ClientOptions = {
     Client: FaultTolerantClient,
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: timeoutMs,
-    query_timeout: timeoutMs,
+    // The pool gives its options to each client it makes (FaultTolerantClient's read timeout).
+    readTimeoutMs: timeoutMs,
     statement_timeout: timeoutMs,
     idleTimeoutMillis: 30_000,
-  });
+  };
+  const pool = new FaultTolerantPool(config);
   pool.maxWaiting = maxWaiting;
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
@@ -280,7 +322,7 @@ export const POOL_SATURATED_MESSAGE = 'the database pool is saturated';
 /** Connection-level failures node-postgres reports by message only. */
 const UNREACHABLE_MESSAGES = [
   POOL_SATURATED_MESSAGE,
-  'Query read timeout',
+  READ_TIMEOUT_MESSAGE,
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',

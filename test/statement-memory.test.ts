@@ -46,7 +46,10 @@ async function promotedPerBatch(statement: () => Promise<unknown>): Promise<numb
 
 describe.runIf(process.env.TEST_DATABASE_URL)('what a PostgreSQL statement reads', () => {
   let t: TestDatabase;
-  /** Opened as the server opens it: the default timeouts. */
+  /**
+   * Opened as the server opens it, with the default timeout (1.5 s): node-postgres's `query_timeout`
+   * kept the rows with that value, not with the suite's generous 10 s.
+   */
   let database: Database;
   beforeAll(async () => {
     t = await createTestDatabase();

@@ -475,6 +475,13 @@ describe('tool definitions under hostile JSON', () => {
     hostileValue,
   );
   const withReceiver = (text: string) => text.replaceAll('RECEIVER', receiver.url);
+  const validDefinition = JSON.stringify({
+    name: 'h_example',
+    method: 'POST',
+    url: 'RECEIVER/example',
+    headers: [{ key: 'X-B', mode: 'variable', value: '{{v}}' }],
+    variables: [{ name: 'v' }],
+  });
 
   it('POST /v1/tools: never a 5xx; a refused definition writes nothing', async () => {
     const statuses: number[] = [];
@@ -496,6 +503,9 @@ describe('tool definitions under hostile JSON', () => {
         }
       }),
       150,
+      // A definition the server accepts, always among the runs: a few per cent of the random ones
+      // are, so a seed could otherwise draw none (and the success path would go unchecked).
+      [[validDefinition]],
     );
     expect(statuses).toContain(201);
     expect(statuses).toContain(422);
@@ -574,6 +584,7 @@ describe('tool definitions under hostile JSON', () => {
         }
       }),
       100,
+      [[JSON.stringify({ description: 'patched by the fixed example' })]],
     );
     expect(statuses).toContain(200);
     expect(statuses).toContain(422);

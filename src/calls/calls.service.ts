@@ -268,9 +268,12 @@ export function createCallsService({
     },
 
     async get(organizationId: string, id: string): Promise<CallView> {
-      const row = await repository.find(organizationId, id);
+      // The call and what relates to it are read at once, not one after the other: each is a lookup
+      // of its own index, and on a table larger than memory each may wait for the disk. The related
+      // reads are of this organization's rows, so for a call that is not its they find nothing.
+      const [row, view] = await Promise.all([repository.find(organizationId, id), relatedOf(organizationId, [id])]);
       if (!row) throw notFound('Call');
-      return (await relatedOf(organizationId, [row.id]))(row);
+      return view(row);
     },
 
     /** The call a provider's webhook names, with what is needed to authenticate and map it. */

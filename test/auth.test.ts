@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers/app.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openPostgres } from '../src/db/client.js';
+import { freePort, startTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -208,6 +212,50 @@ describe('authentication of the management API', () => {
     expect((await t.request('DELETE', `/v1/api-keys/${created.body.id}`, { headers: b.auth })).status).toBe(404);
     const listB = await t.request('GET', '/v1/api-keys', { headers: b.auth });
     expect(listB.body.data.map((k: { id: string }) => k.id)).not.toContain(created.body.id);
+  });
+});
+
+// API keys' organizations are kept in memory by each process (decision 0066); a revocation is
+// announced on the change feed, so another process stops accepting the key as soon as it hears.
+describe.runIf(process.env.TEST_DATABASE_URL)('API keys across processes on one PostgreSQL', () => {
+  const closers: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+
+  it('a key revoked through one process is refused by another that had accepted it', async () => {
+    // A second process on the same database: its own pool, change feed and caches.
+    const database = openPostgres({ url: t.db.url as string });
+    closers.push(() => database.close());
+    const port = await freePort();
+    const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', SWITCHBOARD_ROLE: 'api' });
+    const other = await buildApp({ config, database, masterKey: randomBytes(32), logger: false });
+    closers.push(() => other.close());
+    await other.listen({ port, host: '127.0.0.1' });
+    for (let i = 0; i < 200 && !database.changes.live; i++) await new Promise((r) => setTimeout(r, 25));
+    const otherStatus = async (key: string) =>
+      (await fetch(`http://127.0.0.1:${port}/v1/agents`, { headers: { authorization: `Bearer ${key}` } })).status;
+
+    const org = await t.signup();
+    for (let round = 0; round < 3; round++) {
+      const created = await t.request('POST', '/v1/api-keys', { headers: org.auth, body: { name: `key ${round}` } });
+      const key = created.body.key as string;
+      // Accepted twice: the second time from the other process's memory.
+      expect(await otherStatus(key)).toBe(200);
+      expect(await otherStatus(key)).toBe(200);
+      expect((await t.request('DELETE', `/v1/api-keys/${created.body.id}`, { headers: org.auth })).status).toBe(204);
+      // Refused by this process at once, and by the other once the announcement reaches it (a
+      // round trip through PostgreSQL; the cache's own expiry, 60 s, is far beyond this wait).
+      expect((await t.request('GET', '/v1/agents', { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+      let status = await otherStatus(key);
+      for (let i = 0; i < 100 && status !== 401; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        status = await otherStatus(key);
+      }
+      expect(status).toBe(401);
+    }
+    // The organization's first key, never revoked, is still accepted by both.
+    expect(await otherStatus(org.apiKey)).toBe(200);
   });
 });
 

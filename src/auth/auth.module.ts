@@ -4,11 +4,12 @@ import { authRoutes } from './auth.routes.js';
 import { createAuthService } from './auth.service.js';
 
 /** Sign-up, sessions and API keys; `auth` is the principal guard every other /v1 route uses. */
-export function createAuthModule({ db, config }: SharedDeps) {
+export function createAuthModule({ db, database, config }: SharedDeps) {
   const auth = createAuthService({
     repository: createAuthRepository(db),
     signup: config.signup,
     signupLimitPerHour: config.signupLimitPerHour,
+    changes: database.changes,
   });
   return {
     auth,

@@ -176,13 +176,14 @@ export function createAuthRepository(db: Db) {
         .orderBy(desc(apiKeys.id));
     },
 
-    async revokeApiKey(organizationId: string, id: string, now: Date): Promise<boolean> {
+    /** Revokes the key; its hash, so that caches of it can be told, or undefined when there was none to revoke. */
+    async revokeApiKey(organizationId: string, id: string, now: Date): Promise<string | undefined> {
       const rows = await db
         .update(apiKeys)
         .set({ revokedAt: now })
         .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-        .returning({ id: apiKeys.id });
-      return rows.length > 0;
+        .returning({ keyHash: apiKeys.keyHash });
+      return rows[0]?.keyHash;
     },
   };
 }

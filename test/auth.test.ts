@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openPostgres } from '../src/db/client.js';
-import { freePort, startTestApp, type TestApp } from './helpers/app.js';
+import { startOtherProcess, startTestApp, type TestApp } from './helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -225,16 +222,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('API keys across processes on one 
 
   it('a key revoked through one process is refused by another that had accepted it', async () => {
     // A second process on the same database: its own pool, change feed and caches.
-    const database = openPostgres({ url: t.db.url as string });
-    closers.push(() => database.close());
-    const port = await freePort();
-    const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', SWITCHBOARD_ROLE: 'api' });
-    const other = await buildApp({ config, database, masterKey: randomBytes(32), logger: false });
-    closers.push(() => other.close());
-    await other.listen({ port, host: '127.0.0.1' });
-    for (let i = 0; i < 200 && !database.changes.live; i++) await new Promise((r) => setTimeout(r, 25));
+    const other = await startOtherProcess(t.db.url as string, randomBytes(32));
+    closers.push(other.close);
     const otherStatus = async (key: string) =>
-      (await fetch(`http://127.0.0.1:${port}/v1/agents`, { headers: { authorization: `Bearer ${key}` } })).status;
+      (await fetch(`${other.origin}/v1/agents`, { headers: { authorization: `Bearer ${key}` } })).status;
 
     const org = await t.signup();
     for (let round = 0; round < 3; round++) {

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openPostgres } from '../src/db/client.js';
-import { freePort, startTestApp, type TestApp } from './helpers/app.js';
+import { startOtherProcess, startTestApp, type TestApp } from './helpers/app.js';
 
 // Hostile click-to-call traffic is refused without the database (decision 0029): a token never
 // issued is refused from the token index, a flood of unknown tokens cannot push known agents out of
@@ -97,21 +94,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('click-to-call tokens across proce
   it('a token issued by one process works at once in another that refused unknown tokens', async () => {
     t = await startTestApp({}, masterKey);
     // A second process on the same database: its own pool, change feed and caches.
-    const database = openPostgres({ url: t.db.url as string });
-    closers.push(() => database.close());
-    const port = await freePort();
-    const config = loadConfig({
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SWITCHBOARD_ROLE: 'api',
-      SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
-    const other = await buildApp({ config, database, masterKey, logger: false, httpLimits: { refusalDelayMs: 0 } });
-    closers.push(() => other.close());
-    await other.listen({ port, host: '127.0.0.1' });
-    for (let i = 0; i < 200 && !database.changes.live; i++) await new Promise((r) => setTimeout(r, 25));
+    const other = await startOtherProcess(t.db.url as string, masterKey);
+    closers.push(other.close);
     const otherCall = async (token: string) => {
-      const response = await fetch(`http://127.0.0.1:${port}/api/click-to-call`, {
+      const response = await fetch(`${other.origin}/api/click-to-call`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'api-key': token, signature: 'wrong' },
         body: '{}',

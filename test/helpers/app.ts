@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { openPostgres } from '../../src/db/client.js';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { type AnswerCheck, answerChecker } from './api-document.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -16,6 +17,38 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/**
+ * Another process of the same deployment, for the tests of what crosses processes: an app (role
+ * `api`) with its own pool, change feed and caches on the PostgreSQL at `url`, listening, its change
+ * feed connected (it waits up to 5 s for that). `close` stops the app, then its pool.
+ */
+export async function startOtherProcess(
+  url: string,
+  masterKey: Buffer,
+): Promise<{ origin: string; close(): Promise<void> }> {
+  const database = openPostgres({ url });
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SWITCHBOARD_ROLE: 'api',
+    SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+  });
+  const app = await buildApp({ config, database, masterKey, logger: false, httpLimits: { refusalDelayMs: 0 } });
+  const close = async () => {
+    await app.close();
+    await database.close();
+  };
+  try {
+    await app.listen({ port, host: '127.0.0.1' });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  for (let i = 0; i < 200 && !database.changes.live; i++) await new Promise((r) => setTimeout(r, 25));
+  return { origin: `http://127.0.0.1:${port}`, close };
 }
 
 export interface Org {

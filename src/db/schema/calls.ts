@@ -65,7 +65,6 @@ export const calls = pgTable(
       .where(sql`${t.status} <> 'ended' and ${t.direction} = 'outbound'`),
     // An incoming call is recorded once, however many of its webhooks arrive together.
     uniqueIndex('calls_provider_call_uq').on(t.provider, t.providerCallId).where(sql`${t.providerCallId} is not null`),
-    index('calls_org_id_idx').on(t.organizationId, t.id),
     index('calls_open_deadline_idx').on(t.deadlineAt).where(sql`${t.status} <> 'ended'`),
     // GET /v1/stats and the calls list, newest first: an organization's calls by creation time, the
     // id breaking ties as the list's keyset does, so a cursor is a bound on the index however deep

@@ -762,8 +762,11 @@ async function measureAll(admin: pg.Client, filled: Filled, rows: Row[], notes: 
       let cursor: string | null = null;
       for (let page = 0; page < 50; page++) {
         const answer = await api(server.origin, 'GET', `/v1/calls${cursor ? `?cursor=${cursor}` : ''}`, { apiKey });
+        if (answer.status !== 200) {
+          throw new Error(`page ${page + 1} of the calls: ${answer.status} ${JSON.stringify(answer.body)}`);
+        }
         cursor = (answer.body as { nextCursor: string | null }).nextCursor;
-        if (!cursor) throw new Error('fewer than 50 pages of calls');
+        if (!cursor) throw new Error(`fewer than 50 pages of calls: page ${page + 1} was the last`);
       }
       const deep = cursor as string;
       const monthsAgo = encodeCallCursor('-createdAt', { key: old.key, id: old.id });

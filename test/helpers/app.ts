@@ -8,15 +8,42 @@ import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { type AnswerCheck, answerChecker } from './api-document.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
+/** Ports `freePort` has handed out in this process, so that it never hands out one twice. */
+const handedOut = new Set<number>();
+
+/**
+ * A port to listen on: one from 20000 to 32767, at random, that a listen on 127.0.0.1 found free.
+ * The range lies below the kernel's ephemeral range (32768–60999), so no outgoing connection can
+ * take the port between this choice and the caller's listen. A port `listen(0)` handed out could:
+ * in one CI run a Retell test's app met `EADDRINUSE` on a port that had been free a moment before.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    if (handedOut.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (!free) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+/**
+ * Runs `start` on a port from `freePort`, and again on another (five tries in all) if the port was
+ * taken by the time it listened: another test process may have drawn the same port at once.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt === 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
 }
 
 /**
@@ -28,27 +55,28 @@ export async function startOtherProcess(
   url: string,
   masterKey: Buffer,
 ): Promise<{ origin: string; close(): Promise<void> }> {
-  const database = openPostgres({ url });
-  const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SWITCHBOARD_ROLE: 'api',
-    SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+  return onFreePort(async (port) => {
+    const database = openPostgres({ url });
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SWITCHBOARD_ROLE: 'api',
+      SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+    });
+    const app = await buildApp({ config, database, masterKey, logger: false, httpLimits: { refusalDelayMs: 0 } });
+    const close = async () => {
+      await app.close();
+      await database.close();
+    };
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    for (let i = 0; i < 200 && !database.changes.live; i++) await new Promise((r) => setTimeout(r, 25));
+    return { origin: `http://127.0.0.1:${port}`, close };
   });
-  const app = await buildApp({ config, database, masterKey, logger: false, httpLimits: { refusalDelayMs: 0 } });
-  const close = async () => {
-    await app.close();
-    await database.close();
-  };
-  try {
-    await app.listen({ port, host: '127.0.0.1' });
-  } catch (error) {
-    await close();
-    throw error;
-  }
-  for (let i = 0; i < 200 && !database.changes.live; i++) await new Promise((r) => setTimeout(r, 25));
-  return { origin: `http://127.0.0.1:${port}`, close };
 }
 
 export interface Org {
@@ -108,22 +136,29 @@ export async function startTestApp(
   deps: Pick<AppDeps, 'logger' | 'resolveHost' | 'httpLimits' | 'now'> = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
-  const port = await freePort();
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    SWITCHBOARD_SIGNUP: 'open',
-    SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
-    SWITCHBOARD_SWEEP_INTERVAL_MS: '100',
-    // Each file signs up many organizations from 127.0.0.1; security.test.ts checks the default.
-    SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '100000',
-    ...env,
-  });
   // Refusals of made-up tokens are answered at once here; test/refusal-pacing.test.ts checks the delay.
   const httpLimits = { refusalDelayMs: 0, ...deps.httpLimits };
-  const app = await buildApp({ config, database: db.database, masterKey, logger: false, ...deps, httpLimits });
-  await app.listen({ port, host: '127.0.0.1' });
+  const { app, config, port } = await onFreePort(async (port) => {
+    const config = loadConfig({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SWITCHBOARD_SIGNUP: 'open',
+      SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true',
+      SWITCHBOARD_SWEEP_INTERVAL_MS: '100',
+      // Each file signs up many organizations from 127.0.0.1; security.test.ts checks the default.
+      SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '100000',
+      ...env,
+    });
+    const app = await buildApp({ config, database: db.database, masterKey, logger: false, ...deps, httpLimits });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    return { app, config, port };
+  });
   const url = `http://127.0.0.1:${port}`;
 
   // Every answer `request` and `clickToCall` receive is checked against the served document

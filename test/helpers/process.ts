@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './app.js';
+import { onFreePort } from './app.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -36,46 +36,26 @@ export function runCli(args: string[], env: Record<string, string> = {}, input?:
 }
 
 /** `switchboard serve` in its own process, ready once /healthz answers. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const run = runCli(['serve'], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
-    SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '100000',
-    ...env,
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return onFreePort(async (port) => {
+    const run = runCli(['serve'], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
+      SWITCHBOARD_SIGNUP_LIMIT_PER_HOUR: '100000',
+      ...env,
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const exitedWith = await readyOrExited(run, 'server', async () => {
+      try {
+        return (await fetch(`${url}/healthz`)).ok;
+      } catch {
+        return false;
+      }
+    });
+    return serverProcess(url, run, exitedWith);
   });
-  const url = `http://127.0.0.1:${port}`;
-  let exitedWith: number | string | undefined;
-  run.exited.then((code) => {
-    exitedWith = code;
-  });
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    if (exitedWith !== undefined) {
-      throw new Error(`server exited with ${exitedWith}: ${run.stderr()}${run.stdout()}`);
-    }
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline) {
-      run.child.kill('SIGKILL');
-      throw new Error(`server did not start: ${run.stderr()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    url,
-    child: run.child,
-    exited: run.exited,
-    output: () => run.stdout() + run.stderr(),
-    async stop(signal = 'SIGTERM') {
-      if (exitedWith === undefined) run.child.kill(signal);
-      return run.exited;
-    },
-  };
 }
-
 /**
  * A JSON request to a server process: `body` is sent as JSON (with its content type), and the
  * answer's body is parsed (null when empty).
@@ -97,35 +77,57 @@ export async function requestJson(
  * `switchboard serve` as a worker (`SWITCHBOARD_ROLE=worker`), ready once it logs that it started;
  * `url` is its health and metrics port (`SWITCHBOARD_WORKER_PORT`).
  */
-export async function startWorkerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const run = runCli(['serve'], {
-    SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
-    LOG_LEVEL: 'info',
-    ...env,
-    SWITCHBOARD_ROLE: 'worker',
-    SWITCHBOARD_WORKER_PORT: String(port),
+export function startWorkerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return onFreePort(async (port) => {
+    const run = runCli(['serve'], {
+      SWITCHBOARD_SWEEP_INTERVAL_MS: '200',
+      LOG_LEVEL: 'info',
+      ...env,
+      SWITCHBOARD_ROLE: 'worker',
+      SWITCHBOARD_WORKER_PORT: String(port),
+    });
+    const exitedWith = await readyOrExited(run, 'worker', async () => run.stdout().includes('worker started'));
+    return serverProcess(`http://127.0.0.1:${port}`, run, exitedWith);
   });
+}
+
+type Run = ReturnType<typeof runCli>;
+
+/**
+ * Waits (45 s at most) until `ready` holds for a process `runCli` started. It throws if the process
+ * exits first, with the code `EADDRINUSE` when its port was taken, so that `onFreePort` tries another.
+ * Resolves with a getter of the exit code, undefined while the process runs.
+ */
+async function readyOrExited(run: Run, what: string, ready: () => Promise<boolean>) {
   let exitedWith: number | string | undefined;
   run.exited.then((code) => {
     exitedWith = code;
   });
   const deadline = Date.now() + 45_000;
-  while (!run.stdout().includes('worker started')) {
-    if (exitedWith !== undefined) throw new Error(`worker exited with ${exitedWith}: ${run.stderr()}${run.stdout()}`);
+  while (!(await ready())) {
+    if (exitedWith !== undefined) {
+      const output = `${run.stderr()}${run.stdout()}`;
+      throw Object.assign(new Error(`${what} exited with ${exitedWith}: ${output}`), {
+        code: output.includes('EADDRINUSE') ? 'EADDRINUSE' : undefined,
+      });
+    }
     if (Date.now() > deadline) {
       run.child.kill('SIGKILL');
-      throw new Error(`worker did not start: ${run.stderr()}`);
+      throw new Error(`${what} did not start: ${run.stderr()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return () => exitedWith;
+}
+
+function serverProcess(url: string, run: Run, exitedWith: () => number | string | undefined): ServerProcess {
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     child: run.child,
     exited: run.exited,
     output: () => run.stdout() + run.stderr(),
     async stop(signal = 'SIGTERM') {
-      if (exitedWith === undefined) run.child.kill(signal);
+      if (exitedWith() === undefined) run.child.kill(signal);
       return run.exited;
     },
   };

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { onFreePort } from './app.js';
 
 /**
  * A TCP proxy on loopback standing between a server process and its PostgreSQL, so that a test can
@@ -68,8 +69,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         resolve();
       });
     });
-  await listen(0);
-  const port = (server.address() as net.AddressInfo).port;
+  // Not `listen(0)`: `restore` listens on the port again, and a port from the ephemeral range could
+  // meanwhile be the local port of some outgoing connection.
+  const port = await onFreePort(async (port) => {
+    await listen(port);
+    return port;
+  });
 
   const stopListening = () =>
     new Promise<void>((resolve) => {

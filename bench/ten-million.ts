@@ -271,6 +271,8 @@ interface Progress extends Filled {
   now: string;
   /** Secondary indexes dropped for the fill, built again at its end. */
   indexes: { indexname: string; indexdef: string }[];
+  /** The calls table's storage parameters as migrated (`reloptions`, e.g. `fillfactor=80`), set again after the fill. */
+  callsOptions?: string[];
   /** Calls 1..done are in, with `rows` (a fill that ran one chunk after another). */
   done: number;
   /** Chunks in, by their first call: calls, tool runs, deliveries, attempts written. */
@@ -352,6 +354,12 @@ async function setUp(admin: pg.Client, url: string): Promise<Progress> {
       )
     ).rows as { indexname: string; indexdef: string }[];
     for (const index of indexes) await client.query(`drop index ${index.indexname}`);
+    // The fill writes each call as it ended. A live table's calls were inserted small and grew into
+    // the room the fillfactor keeps (decision 0068), so its old pages are about full: the fill packs
+    // them full, and the table's own setting is put back after it, for the calls the runs add.
+    const callsOptions: string[] =
+      (await client.query("select reloptions from pg_class where oid = 'calls'::regclass")).rows[0]?.reloptions ?? [];
+    await client.query('alter table calls set (fillfactor = 100)');
     const progress: Progress = {
       version: FILL_VERSION,
       calls: CALLS,
@@ -365,6 +373,7 @@ async function setUp(admin: pg.Client, url: string): Promise<Progress> {
       integrations: agents.map((agent) => integrationOf.get(agent) as string),
       now: new Date().toISOString(),
       indexes,
+      callsOptions,
       done: 0,
       insertSeconds: 0,
       complete: false,
@@ -483,6 +492,9 @@ async function ensureFilled(admin: pg.Client, notes: string[]): Promise<Filled> 
       await client.query(index.indexdef.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
     }
     const indexSeconds = (performance.now() - since) / 1000 - insertSeconds;
+    await client.query('alter table calls reset (fillfactor)');
+    const options = progress.callsOptions ?? [];
+    if (options.length > 0) await client.query(`alter table calls set (${options.join(', ')})`);
     log('vacuum analyze');
     // VACUUM for the calls (the visibility map the lists' index-only scans need, as autovacuum would
     // have set it on a database grown over a year); statistics alone for the rest.

@@ -354,12 +354,7 @@ async function setUp(admin: pg.Client, url: string): Promise<Progress> {
       )
     ).rows as { indexname: string; indexdef: string }[];
     for (const index of indexes) await client.query(`drop index ${index.indexname}`);
-    // The fill writes each call as it ended. A live table's calls were inserted small and grew into
-    // the room the fillfactor keeps (decision 0068), so its old pages are about full: the fill packs
-    // them full, and the table's own setting is put back after it, for the calls the runs add.
-    const callsOptions: string[] =
-      (await client.query("select reloptions from pg_class where oid = 'calls'::regclass")).rows[0]?.reloptions ?? [];
-    await client.query('alter table calls set (fillfactor = 100)');
+    const callsOptions = await packCallsFull(client);
     const progress: Progress = {
       version: FILL_VERSION,
       calls: CALLS,
@@ -384,6 +379,29 @@ async function setUp(admin: pg.Client, url: string): Promise<Progress> {
   } finally {
     await client.end();
   }
+}
+
+/** What `packCallsFull` and `restoreCallsOptions` need of a client: pg's or PGlite's. */
+interface Queryable {
+  query(text: string): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The fill writes each call as it ended. A live table's calls were inserted small and grew into
+ * the room the fillfactor keeps (decision 0068), so its older pages are about full: the fill packs
+ * them full. Returns the table's storage parameters as migrated, for `restoreCallsOptions`.
+ */
+export async function packCallsFull(client: Queryable): Promise<string[]> {
+  const { rows } = await client.query("select reloptions from pg_class where oid = 'calls'::regclass");
+  const options = (rows[0] as { reloptions: string[] | null } | undefined)?.reloptions ?? [];
+  await client.query('alter table calls set (fillfactor = 100)');
+  return options;
+}
+
+/** Puts back the calls table's own storage parameters after the fill, for the calls the runs add. */
+export async function restoreCallsOptions(client: Queryable, options: string[]): Promise<void> {
+  await client.query('alter table calls reset (fillfactor)');
+  if (options.length > 0) await client.query(`alter table calls set (${options.join(', ')})`);
 }
 
 /**
@@ -492,9 +510,7 @@ async function ensureFilled(admin: pg.Client, notes: string[]): Promise<Filled> 
       await client.query(index.indexdef.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
     }
     const indexSeconds = (performance.now() - since) / 1000 - insertSeconds;
-    await client.query('alter table calls reset (fillfactor)');
-    const options = progress.callsOptions ?? [];
-    if (options.length > 0) await client.query(`alter table calls set (${options.join(', ')})`);
+    await restoreCallsOptions(client, progress.callsOptions ?? []);
     log('vacuum analyze');
     // VACUUM for the calls (the visibility map the lists' index-only scans need, as autovacuum would
     // have set it on a database grown over a year); statistics alone for the rest.

@@ -56,6 +56,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     return serverProcess(url, run, exitedWith);
   });
 }
+
 /**
  * A JSON request to a server process: `body` is sent as JSON (with its content type), and the
  * answer's body is parsed (null when empty).
@@ -104,13 +105,14 @@ async function readyOrExited(run: Run, what: string, ready: () => Promise<boolea
     exitedWith = code;
   });
   const deadline = Date.now() + 45_000;
-  while (!(await ready())) {
+  for (;;) {
     if (exitedWith !== undefined) {
       const output = `${run.stderr()}${run.stdout()}`;
       throw Object.assign(new Error(`${what} exited with ${exitedWith}: ${output}`), {
         code: output.includes('EADDRINUSE') ? 'EADDRINUSE' : undefined,
       });
     }
+    if (await ready()) break;
     if (Date.now() > deadline) {
       run.child.kill('SIGKILL');
       throw new Error(`${what} did not start: ${run.stderr()}`);

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from './db/client.js';
 import { createLogThrottle } from './lib/log-throttle.js';
+import { requestLogFields } from './lib/request-log.js';
 import { patternSentence, ref } from './lib/schema.js';
 
 /** The kinds of management-API error (docs/interface.md#errors-of-the-management-api), each with its one HTTP status. */
@@ -366,11 +367,12 @@ export function registerApiErrorHandler(app: FastifyInstance): void {
     if (apiError.status >= 500 && isDatabaseUnreachable(error)) {
       logDatabaseFailure('request', (suppressed) =>
         request.log.error(
-          { err: error, suppressed },
+          { err: error, suppressed, ...requestLogFields(request) },
           'request failed: the database is unreachable or saturated (logged once per 10 s)',
         ),
       );
-    } else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    } else if (apiError.status >= 500)
+      request.log.error({ err: error, ...requestLogFields(request) }, 'request failed');
     return send(reply, request, apiError);
   });
   app.setNotFoundHandler((request, reply) => send(reply, request, new ApiError('not_found', 'Not found')));

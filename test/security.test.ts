@@ -87,6 +87,11 @@ describe('secrets never reach the logs, error answers or lists', () => {
     const { apiToken, apiSecret } = await t.credentials(org, agent.id);
     const placed = await t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() } });
     expect(placed.status).toBe(200);
+    const tested = await t.request('POST', `/v1/agents/${agent.id}/test-call`, {
+      headers: org.auth,
+      body: { phone: nextPhone() },
+    });
+    expect(tested.status).toBe(200);
     const wrong = await t.clickToCall({ token: apiToken, secret: 'not the secret', body: { phone: nextPhone() } });
     expect(wrong.body.code).toBe('ctc:006');
     await t.waitForCall(org, placed.body.callId, (call) => call.deliveries[0]?.state === 'delivered');
@@ -130,8 +135,15 @@ describe('secrets never reach the logs, error answers or lists', () => {
     };
     expect(lines.length).toBeGreaterThan(20);
     // Lines about a call carry its id beside the request's: the click-to-call's "request completed".
-    const completed = lines.map((line) => JSON.parse(line)).find((line) => line.callId === placed.body.callId);
+    const parsed = lines.map((line) => JSON.parse(line));
+    const completed = parsed.find((line) => line.callId === placed.body.callId);
     expect(completed).toMatchObject({ reqId: expect.stringMatching(/^req_/), msg: 'request completed' });
+    // And a test call's, placed from the management API.
+    expect(parsed.find((line) => line.callId === tested.body.callId)).toMatchObject({
+      reqId: expect.stringMatching(/^req_/),
+      msg: 'request completed',
+      req: { url: `/v1/agents/${agent.id}/test-call` },
+    });
     const logText = lines.join('');
     for (const [name, secret] of Object.entries(secrets)) {
       expect(logText.includes(secret), `${name} in the log`).toBe(false);

@@ -75,7 +75,7 @@ export async function clickToCallRoutes(
       idempotencyKey: header(request.headers['idempotency-key']),
       rawBody: Buffer.isBuffer(request.body) ? request.body : undefined,
     });
-    logCallId(request, reply, response.body.callId);
+    logCallId(request, response.body.callId);
     if (response.headers) reply.headers(response.headers);
     const send = () => reply.status(response.status).send(response.body);
     if (PACED_CODES.has(String(response.body.code))) {

@@ -131,7 +131,7 @@ export async function testCallRoutes(
     },
     async (request, reply) => {
       const response = await clickToCall.testCall(organizationOf(request), request.params.id, request.body, request.id);
-      logCallId(request, reply, response.body.callId);
+      logCallId(request, response.body.callId);
       if (response.headers) reply.headers(response.headers);
       // The service builds click to call's answers, whose status and body vary together; the
       // schemas above describe them, and test/openapi.test.ts checks real answers against them.
@@ -180,11 +180,11 @@ export async function testCallRoutes(
       const result = await clickToCall.startCall(organizationOf(request), request.body, idempotencyKey);
       if (!result.ok) {
         const { refusal } = result;
-        logCallId(request, reply, refusal.callId);
+        logCallId(request, refusal.callId);
         if (refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
         throw refusalToApiError(refusal);
       }
-      logCallId(request, reply, result.call.id);
+      logCallId(request, result.call.id);
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(201).send(result.call);
     },

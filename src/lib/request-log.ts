@@ -16,6 +16,23 @@ export const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', 
 /** Requests to log quietly, with the line that sums them up. */
 const quiet = new WeakMap<FastifyRequest, string>();
 
+/** What a request's own lines carry besides its id, e.g. the call it is about (`logCallId`). */
+const extraFields = new WeakMap<FastifyRequest, Record<string, string>>();
+
+/**
+ * Adds `fields` to the lines written about the request from now on: its "request completed" or
+ * "request errored" line, and the error handler's "request failed". Kept beside the request rather
+ * than in a child logger, which cost about 5 µs a request to make (its bindings are redacted too).
+ */
+export function addRequestLogFields(request: FastifyRequest, fields: Record<string, string>): void {
+  extraFields.set(request, { ...extraFields.get(request), ...fields });
+}
+
+/** The fields `addRequestLogFields` added to the request, to spread into a line about it. */
+export function requestLogFields(request: FastifyRequest): Record<string, string> | undefined {
+  return extraFields.get(request);
+}
+
 /** The request's completion is logged at debug; `summary` is said once every 10 s at info, with how many were. */
 export function logQuietly(request: FastifyRequest, summary: string): void {
   quiet.set(request, summary);
@@ -40,8 +57,9 @@ export class RequestLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    const fields = extraFields.get(request);
     if (error) {
-      reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+      reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime, ...fields }, 'request errored');
       return;
     }
     const summary = quiet.get(request);
@@ -55,6 +73,6 @@ export class RequestLogController extends LogController {
       return;
     }
     const level = PROBE_PATHS.has(pathOf(request)) ? 'debug' : 'info';
-    reply.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    reply.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime, ...fields }, 'request completed');
   }
 }

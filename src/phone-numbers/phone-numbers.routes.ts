@@ -166,7 +166,7 @@ export async function phoneNumbersRoutes(
     },
     async (request, reply) => {
       const call = await phoneNumbers.simulateInbound(organizationOf(request), request.params.id, request.body);
-      logCallId(request, reply, call.id);
+      logCallId(request, call.id);
       return reply.status(201).send(call);
     },
   );

@@ -54,7 +54,7 @@ export async function retellWebhookRoutes(
           header(request.headers['x-retell-signature']),
           signers.get(request),
         );
-        logCallId(request, reply, answer.callId);
+        logCallId(request, answer.callId);
         return send(reply, answer);
       },
     );
@@ -78,7 +78,7 @@ export async function retellWebhookRoutes(
           header(request.headers['x-retell-signature']),
           signers.get(request),
         );
-        logCallId(request, reply, answer.callId);
+        logCallId(request, answer.callId);
         return send(reply, answer);
       },
     );

@@ -31,7 +31,7 @@ export async function vapiWebhookRoutes(
       const { body } = request;
       request.body = undefined;
       const answer = await vapi(body, header(request.headers['x-vapi-secret']));
-      logCallId(request, reply, answer.callId);
+      logCallId(request, answer.callId);
       return send(reply, answer);
     },
   );

@@ -21,8 +21,8 @@ import {
   FILL_CALLS,
   FILL_DELIVERIES,
   FILL_TOOLS,
-  packCallsFull,
-  restoreCallsOptions,
+  packFull,
+  restoreOptions,
   transcripts,
 } from './ten-million.js';
 
@@ -40,8 +40,8 @@ try {
   const organizations = Array.from({ length: 100 }, (_, n) => `org_bench${String(n).padStart(4, '0')}`);
   const agents = Array.from({ length: 1000 }, (_, n) => `agt_bench${String(n).padStart(5, '0')}`);
   const integrations = agents.map((_, n) => `intg_bench${String(n).padStart(5, '0')}`);
-  // Packed as the PostgreSQL fill packs it (bench/ten-million.ts, decision 0068).
-  const callsOptions = await packCallsFull(client);
+  // Packed as the PostgreSQL fill packs it (bench/ten-million.ts, decisions 0068 and 0069).
+  const tableOptions = await packFull(client);
   await client.query("set session_replication_role = 'replica'");
   const since = performance.now();
   for (let from = 1; from <= CALLS; from += CHUNK) {
@@ -62,7 +62,7 @@ try {
     process.stderr.write(`[pglite-sizes] ${to} calls, ${((performance.now() - since) / 1000).toFixed(0)} s\n`);
   }
   await client.query("set session_replication_role = 'origin'");
-  await restoreCallsOptions(client, callsOptions);
+  await restoreOptions(client, tableOptions);
   await client.query('vacuum analyze');
   await client.query('checkpoint');
   const perMillion = (bytes: number) => `${((bytes / 1024 / 1024) * (1_000_000 / CALLS)).toFixed(0)} MB`;

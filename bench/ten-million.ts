@@ -271,8 +271,8 @@ interface Progress extends Filled {
   now: string;
   /** Secondary indexes dropped for the fill, built again at its end. */
   indexes: { indexname: string; indexdef: string }[];
-  /** The calls table's storage parameters as migrated (`reloptions`, e.g. `fillfactor=80`), set again after the fill. */
-  callsOptions?: string[];
+  /** The storage parameters of the tables packed full, as migrated (`reloptions`, e.g. `fillfactor=80`), set again after the fill. */
+  tableOptions?: Record<string, string[]>;
   /** Calls 1..done are in, with `rows` (a fill that ran one chunk after another). */
   done: number;
   /** Chunks in, by their first call: calls, tool runs, deliveries, attempts written. */
@@ -354,7 +354,7 @@ async function setUp(admin: pg.Client, url: string): Promise<Progress> {
       )
     ).rows as { indexname: string; indexdef: string }[];
     for (const index of indexes) await client.query(`drop index ${index.indexname}`);
-    const callsOptions = await packCallsFull(client);
+    const tableOptions = await packFull(client);
     const progress: Progress = {
       version: FILL_VERSION,
       calls: CALLS,
@@ -368,7 +368,7 @@ async function setUp(admin: pg.Client, url: string): Promise<Progress> {
       integrations: agents.map((agent) => integrationOf.get(agent) as string),
       now: new Date().toISOString(),
       indexes,
-      callsOptions,
+      tableOptions,
       done: 0,
       insertSeconds: 0,
       complete: false,
@@ -381,27 +381,37 @@ async function setUp(admin: pg.Client, url: string): Promise<Progress> {
   }
 }
 
-/** What `packCallsFull` and `restoreCallsOptions` need of a client: pg's or PGlite's. */
+/** What `packFull` and `restoreOptions` need of a client: pg's or PGlite's. */
 interface Queryable {
   query(text: string): Promise<{ rows: unknown[] }>;
 }
 
+/** The tables that keep room on each new page (decisions 0068, 0069), which the fill packs full. */
+const ROOMY_TABLES = ['calls', 'deliveries'] as const;
+
 /**
- * The fill writes each call as it ended. A live table's calls were inserted small and grew into
- * the room the fillfactor keeps (decision 0068), so its older pages are about full: the fill packs
- * them full. Returns the table's storage parameters as migrated, for `restoreCallsOptions`.
+ * The fill writes each call and delivery as it ended. A live table's rows were inserted small and
+ * grew into the room the fillfactor keeps, or moved on and left it to others (decisions 0068,
+ * 0069), so its older pages are about full: the fill packs them full. Returns each table's storage
+ * parameters as migrated, for `restoreOptions`.
  */
-export async function packCallsFull(client: Queryable): Promise<string[]> {
-  const { rows } = await client.query("select reloptions from pg_class where oid = 'calls'::regclass");
-  const options = (rows[0] as { reloptions: string[] | null } | undefined)?.reloptions ?? [];
-  await client.query('alter table calls set (fillfactor = 100)');
+export async function packFull(client: Queryable): Promise<Record<string, string[]>> {
+  const options: Record<string, string[]> = {};
+  for (const table of ROOMY_TABLES) {
+    const { rows } = await client.query(`select reloptions from pg_class where oid = '${table}'::regclass`);
+    options[table] = (rows[0] as { reloptions: string[] | null } | undefined)?.reloptions ?? [];
+    await client.query(`alter table ${table} set (fillfactor = 100)`);
+  }
   return options;
 }
 
-/** Puts back the calls table's own storage parameters after the fill, for the calls the runs add. */
-export async function restoreCallsOptions(client: Queryable, options: string[]): Promise<void> {
-  await client.query('alter table calls reset (fillfactor)');
-  if (options.length > 0) await client.query(`alter table calls set (${options.join(', ')})`);
+/** Puts back the tables' own storage parameters after the fill, for the rows the runs add. */
+export async function restoreOptions(client: Queryable, options: Record<string, string[]>): Promise<void> {
+  for (const table of ROOMY_TABLES) {
+    await client.query(`alter table ${table} reset (fillfactor)`);
+    const own = options[table] ?? [];
+    if (own.length > 0) await client.query(`alter table ${table} set (${own.join(', ')})`);
+  }
 }
 
 /**
@@ -510,12 +520,13 @@ async function ensureFilled(admin: pg.Client, notes: string[]): Promise<Filled> 
       await client.query(index.indexdef.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
     }
     const indexSeconds = (performance.now() - since) / 1000 - insertSeconds;
-    await restoreCallsOptions(client, progress.callsOptions ?? []);
+    await restoreOptions(client, progress.tableOptions ?? {});
     log('vacuum analyze');
-    // VACUUM for the calls (the visibility map the lists' index-only scans need, as autovacuum would
-    // have set it on a database grown over a year); statistics alone for the rest.
-    await client.query('vacuum analyze calls');
-    await client.query('analyze tool_invocations, deliveries, delivery_attempts, agents, integrations');
+    // VACUUM for the calls and deliveries, as autovacuum would have run it on a database grown over a
+    // year: the visibility map the lists' index-only scans need, and the free-space map that tells
+    // where the gaps between older rows are. Statistics alone for the rest.
+    await client.query('vacuum analyze calls, deliveries');
+    await client.query('analyze tool_invocations, delivery_attempts, agents, integrations');
     progress.fillSeconds = (performance.now() - since) / 1000;
     progress.complete = true;
     await writeMarker(client, progress);

@@ -12,7 +12,8 @@
  *  - the delivery worker's drain of N fresh pending deliveries (a `SWITCHBOARD_ROLE=worker` process).
  * Table and index sizes per million calls are read from the filled database.
  *
- * Run alone: npx tsx bench/ten-million.ts (after npm run build). Fill only: add --fill-only.
+ * Run alone: npx tsx bench/ten-million.ts (after npm run build). Fill only: add --fill-only. The
+ * drain alone (empty database, then the filled one; for working on the delivery queue): --drain-only.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -33,6 +34,7 @@ const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.
 const CALLS = Number(process.env.BENCH_TEN_MILLION_CALLS ?? 10_000_000);
 const REFILL = process.argv.includes('--refill') || process.env.BENCH_TEN_MILLION_REFILL === '1';
 const FILL_ONLY = process.argv.includes('--fill-only');
+const DRAIN_ONLY = process.argv.includes('--drain-only');
 /** What the calls list's capped total counts up to (TOTAL_CAP + 1, src/lib/pagination.ts). */
 const TOTAL_CAP_PLUS_ONE = TOTAL_CAP + 1;
 const DATABASE = CALLS === 10_000_000 ? 'switchboard_bench_10m' : `switchboard_bench_10m_${CALLS}`;
@@ -559,7 +561,8 @@ export const tenMillion: Benchmark = {
     await admin.connect();
     try {
       const filled = await ensureFilled(admin, notes);
-      if (!FILL_ONLY) await measureAll(admin, filled, rows, notes);
+      if (DRAIN_ONLY) await measureDrainOnly(admin, filled, rows, notes);
+      else if (!FILL_ONLY) await measureAll(admin, filled, rows, notes);
     } catch (error) {
       failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
     } finally {
@@ -628,7 +631,7 @@ async function measureDrain(
   apiKey: string,
   agentId: string,
   label: string,
-): Promise<number> {
+): Promise<{ perSecond: number; pages: number }> {
   const receiver = await startReceiver();
   try {
     let server = await startSwitchboard(`switchboard (${label}, drain setup)`, serverSettings(url, masterKey));
@@ -642,6 +645,7 @@ async function measureDrain(
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const tag = randomBytes(4).toString('hex');
+    let pages: number;
     try {
       await client.query('begin');
       await client.query(
@@ -662,6 +666,16 @@ async function measureDrain(
         [agentId, DRAIN, tag, integrationId],
       );
       await client.query('commit');
+      // The heap pages the pending deliveries were written on: few when they went to the table's end,
+      // up to one each when they went into the gaps of older pages.
+      pages = Number(
+        (
+          await client.query(
+            `select count(distinct (ctid::text::point)[0]) as pages from deliveries where integration_id = $1`,
+            [integrationId],
+          )
+        ).rows[0].pages,
+      );
     } finally {
       await client.end();
     }
@@ -682,7 +696,7 @@ async function measureDrain(
       await server.child.stop(10_000);
     }
     if (receiver.count() !== DRAIN) throw new Error(`drain: the receiver got ${receiver.count()} of ${DRAIN}`);
-    return ((DRAIN - 1) * 1000) / receiver.spanMs();
+    return { perSecond: ((DRAIN - 1) * 1000) / receiver.spanMs(), pages };
   } finally {
     receiver.close();
   }
@@ -853,37 +867,71 @@ async function measureAll(admin: pg.Client, filled: Filled, rows: Row[], notes: 
       await server.child.stop(10_000);
     }
 
-    // The delivery worker's drain: empty database, then the filled one.
-    const emptyDrain = await measureDrain(
-      emptyUrl,
-      emptyKey,
-      empty.apiKey,
-      agentAt(empty.agentIds, 2),
-      'PostgreSQL, empty',
-    );
-    const bigDrain = await measureDrain(
-      bigUrl,
-      filled.masterKey,
-      filled.apiKey,
-      agentAt(filled.agentIds, 2),
-      'PostgreSQL, 10M',
-    );
-    rows.push({
-      name: `drain of ${DRAIN.toLocaleString('en-US')} deliveries, empty database`,
-      value: emptyDrain,
-      unit: 'req/s',
-    });
-    const drainRatio = bigDrain / emptyDrain;
-    rows.push({
-      name: `drain of ${DRAIN.toLocaleString('en-US')} deliveries, ${filled.calls.toLocaleString('en-US')} calls`,
-      value: bigDrain,
-      unit: 'req/s',
-      ratio: drainRatio,
-      target: { text: `≥ ${TARGET.drainRatio}× empty`, pass: drainRatio >= TARGET.drainRatio },
-      note: 'deliveries/s; ratio to the empty database',
-    });
-
+    await measureDrains(emptyUrl, emptyKey, empty, bigUrl, filled, rows, notes);
     notes.push(...(await sizesPerMillion(bigUrl, filled.calls)));
+  } finally {
+    await admin.query(`drop database if exists ${emptyName} with (force)`).catch(() => {});
+  }
+}
+
+/** The delivery worker's drain: on the empty database, then on the filled one; the ratio of the two. */
+async function measureDrains(
+  emptyUrl: string,
+  emptyKey: string,
+  empty: { apiKey: string; agentIds: string[] },
+  bigUrl: string,
+  filled: Filled,
+  rows: Row[],
+  notes: string[],
+): Promise<void> {
+  const emptyDrain = await measureDrain(
+    emptyUrl,
+    emptyKey,
+    empty.apiKey,
+    agentAt(empty.agentIds, 2),
+    'PostgreSQL, empty',
+  );
+  const bigDrain = await measureDrain(
+    bigUrl,
+    filled.masterKey,
+    filled.apiKey,
+    agentAt(filled.agentIds, 2),
+    'PostgreSQL, 10M',
+  );
+  rows.push({
+    name: `drain of ${DRAIN.toLocaleString('en-US')} deliveries, empty database`,
+    value: emptyDrain.perSecond,
+    unit: 'req/s',
+  });
+  const drainRatio = bigDrain.perSecond / emptyDrain.perSecond;
+  rows.push({
+    name: `drain of ${DRAIN.toLocaleString('en-US')} deliveries, ${filled.calls.toLocaleString('en-US')} calls`,
+    value: bigDrain.perSecond,
+    unit: 'req/s',
+    ratio: drainRatio,
+    target: { text: `≥ ${TARGET.drainRatio}× empty`, pass: drainRatio >= TARGET.drainRatio },
+    note: 'deliveries/s; ratio to the empty database',
+  });
+  notes.push(
+    `the drain's pending deliveries were written on ${emptyDrain.pages.toLocaleString('en-US')} heap pages (empty database) and ${bigDrain.pages.toLocaleString('en-US')} (filled)`,
+  );
+}
+
+/** `--drain-only`: the drain alone, on a new empty database and on the filled one. */
+async function measureDrainOnly(admin: pg.Client, filled: Filled, rows: Row[], notes: string[]): Promise<void> {
+  const emptyName = `switchboard_bench_10m_empty_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${emptyName}`);
+  const emptyUrl = databaseUrl(emptyName);
+  const emptyKey = randomBytes(32).toString('base64');
+  try {
+    const server = await startSwitchboard('switchboard (PostgreSQL, empty)', serverSettings(emptyUrl, emptyKey));
+    let empty: { apiKey: string; agentIds: string[] };
+    try {
+      empty = await setUpOrganization(server.origin);
+    } finally {
+      await server.child.stop(10_000);
+    }
+    await measureDrains(emptyUrl, emptyKey, empty, databaseUrl(DATABASE), filled, rows, notes);
   } finally {
     await admin.query(`drop database if exists ${emptyName} with (force)`).catch(() => {});
   }

@@ -8,9 +8,9 @@ import { until } from './helpers/wait.js';
 // Decision 0069: the deliveries table keeps room on each new page (fillfactor 80), as calls do
 // (decision 0068). A delivery is inserted small, then claimed and settled, updates that cannot be
 // HOT. With full pages, each new delivery went into a gap the free-space map knew of in an older
-// page: the worker's queue was spread over as many pages as it held deliveries, each read and
-// written again at every claim and every result. Checked here on a table as an install from before
-// the migration has it: older, settled deliveries on full pages, vacuumed.
+// page: the worker's queue was spread over a few deliveries a page, each page read and written
+// again at every claim and every result. Checked here on a table as an install from before the
+// migration has it: older, settled deliveries on full pages, vacuumed.
 let t: TestApp;
 let org: Org;
 let hooks: Receiver;

@@ -720,12 +720,22 @@ async function measureAccept(server: RunningSwitchboard, agent: BenchAgent): Pro
 const acceptNote = (label: string, m: Measured) =>
   `${label}: ${Math.round(m.rps).toLocaleString('en-US')} calls/s, CPU per call server ${Math.round(m.serverCpuUs)} µs + PostgreSQL ${Math.round(m.postgresCpuUs)} µs, others used ${m.othersPct.toFixed(0)}% of the machine${m.othersPct >= 10 ? ' (DISTURBED)' : ''}`;
 
+/** A new, empty database to compare the filled one with, and a master key for its server. */
+async function createEmptyDatabase(admin: pg.Client) {
+  const name = `switchboard_bench_10m_empty_${randomBytes(4).toString('hex')}`;
+  await admin.query(`create database ${name}`);
+  return {
+    url: databaseUrl(name),
+    masterKey: randomBytes(32).toString('base64'),
+    async drop(): Promise<void> {
+      await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    },
+  };
+}
+
 async function measureAll(admin: pg.Client, filled: Filled, rows: Row[], notes: string[]): Promise<void> {
   const bigUrl = databaseUrl(DATABASE);
-  const emptyName = `switchboard_bench_10m_empty_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${emptyName}`);
-  const emptyUrl = databaseUrl(emptyName);
-  const emptyKey = randomBytes(32).toString('base64');
+  const { url: emptyUrl, masterKey: emptyKey, drop } = await createEmptyDatabase(admin);
   try {
     // The accept path, empty database then the filled one, each its own server.
     let server = await startSwitchboard('switchboard (PostgreSQL, empty)', serverSettings(emptyUrl, emptyKey));
@@ -870,7 +880,7 @@ async function measureAll(admin: pg.Client, filled: Filled, rows: Row[], notes: 
     await measureDrains(emptyUrl, emptyKey, empty, bigUrl, filled, rows, notes);
     notes.push(...(await sizesPerMillion(bigUrl, filled.calls)));
   } finally {
-    await admin.query(`drop database if exists ${emptyName} with (force)`).catch(() => {});
+    await drop();
   }
 }
 
@@ -919,10 +929,7 @@ async function measureDrains(
 
 /** `--drain-only`: the drain alone, on a new empty database and on the filled one. */
 async function measureDrainOnly(admin: pg.Client, filled: Filled, rows: Row[], notes: string[]): Promise<void> {
-  const emptyName = `switchboard_bench_10m_empty_${randomBytes(4).toString('hex')}`;
-  await admin.query(`create database ${emptyName}`);
-  const emptyUrl = databaseUrl(emptyName);
-  const emptyKey = randomBytes(32).toString('base64');
+  const { url: emptyUrl, masterKey: emptyKey, drop } = await createEmptyDatabase(admin);
   try {
     const server = await startSwitchboard('switchboard (PostgreSQL, empty)', serverSettings(emptyUrl, emptyKey));
     let empty: { apiKey: string; agentIds: string[] };
@@ -933,7 +940,7 @@ async function measureDrainOnly(admin: pg.Client, filled: Filled, rows: Row[], n
     }
     await measureDrains(emptyUrl, emptyKey, empty, databaseUrl(DATABASE), filled, rows, notes);
   } finally {
-    await admin.query(`drop database if exists ${emptyName} with (force)`).catch(() => {});
+    await drop();
   }
 }
 

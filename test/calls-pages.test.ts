@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { indexScanPlan } from './helpers/database.js';
 
 // Decision 0068: the calls table keeps room on each new page (fillfactor 80). A call is inserted
 // small and updated as it ends, an update that cannot be HOT; with full pages, the insert took a gap
@@ -83,16 +84,10 @@ describe("the calls table's pages", () => {
 
     // And nothing was written on the full pages meanwhile (an insert there, its row then moved): an
     // index-only scan of their calls still reads none of them from the heap.
-    const plan = await db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      await tx.execute(sql`set local enable_bitmapscan = off`);
-      const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(
-        await tx.execute(sql`
-          explain (analyze, format json) select count(*) from calls
-          where organization_id = ${org.organization.id} and created_at < ${tail.from}::timestamptz`),
-      );
-      return JSON.stringify(row?.['QUERY PLAN']);
-    });
+    const plan = await indexScanPlan(
+      db,
+      sql`select count(*) from calls where organization_id = ${org.organization.id} and created_at < ${tail.from}::timestamptz`,
+    );
     expect(plan).toContain('"Node Type":"Index Only Scan"');
     expect(plan).toContain(`"Actual Rows":${tail.before}`);
     expect(plan).toContain('"Heap Fetches":0');

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { indexScanPlan } from './helpers/database.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
@@ -114,16 +115,10 @@ describe("the deliveries table's pages", () => {
 
     // And nothing was written on the full pages meanwhile (a row put there, then moved on): an
     // index-only scan of their deliveries still reads none of them from the heap.
-    const plan = await db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      await tx.execute(sql`set local enable_bitmapscan = off`);
-      const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(
-        await tx.execute(sql`
-          explain (analyze, format json) select count(*) from deliveries
-          where organization_id = ${org.organization.id} and id >= 'dlv_old' and id < ${tail.last}`),
-      );
-      return JSON.stringify(row?.['QUERY PLAN']);
-    });
+    const plan = await indexScanPlan(
+      db,
+      sql`select count(*) from deliveries where organization_id = ${org.organization.id} and id >= 'dlv_old' and id < ${tail.last}`,
+    );
     expect(plan).toContain('"Node Type":"Index Only Scan"');
     expect(plan).toContain(`"Actual Rows":${tail.before}`);
     expect(plan).toContain('"Heap Fetches":0');

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { type Database, type Db, openPglite, openPostgres, rowsOf } from '../../src/db/client.js';
 import { databaseUrlWithName } from './database-url.js';
 
 export interface TestDatabase {
@@ -53,4 +54,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(dumpPath)]) });
   const database = openPglite(client);
   return { database, engine: 'pglite', url: null, drop: () => database.close() };
+}
+
+/**
+ * The plan of `query` as run with sequential and bitmap scans off, as JSON text: for checking that
+ * an index-only scan read none of its rows from the heap (`"Heap Fetches":0`).
+ */
+export async function indexScanPlan(db: Db, query: SQL): Promise<string> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    await tx.execute(sql`set local enable_bitmapscan = off`);
+    const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(await tx.execute(sql`explain (analyze, format json) ${query}`));
+    return JSON.stringify(row?.['QUERY PLAN']);
+  });
 }

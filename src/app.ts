@@ -26,6 +26,7 @@ import { forwardRef } from './lib/forward-ref.js';
 import { newId } from './lib/ids.js';
 import { jsonProblem } from './lib/json-guard.js';
 import { createLazyCompilers, type LazyCompilers } from './lib/lazy-compilers.js';
+import { LOG_REDACTION } from './lib/log-redaction.js';
 import { createOutboundClient } from './lib/outbound-http.js';
 import { createRefusalPacer } from './lib/refusal-pacer.js';
 import { RequestLogController } from './lib/request-log.js';
@@ -75,20 +76,6 @@ declare module 'fastify' {
     compileAllSchemas(): void;
   }
 }
-
-/** Header and body paths that may carry a secret; pino replaces them before a line is written. */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["api-key"]',
-  'req.headers.signature',
-  'res.headers["set-cookie"]',
-  '*.apiKey',
-  '*.apiSecret',
-  '*.apiToken',
-  '*.webhookSecret',
-  '*.password',
-];
 
 /**
  * Validators for bodies never coerce types ("42" is not 42); query strings do, as URLs carry text.
@@ -149,7 +136,7 @@ export async function buildApp({
   const httpLimits: HttpLimits = { ...HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimitsOption };
   const lazyCompilers = createLazyCompilers();
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel, redact: REDACTED_PATHS },
+    logger: logger ?? { level: config.logLevel, ...LOG_REDACTION },
     // Response serializers are compiled on a route's first use, not at every start (decision 0034).
     schemaController: { compilersFactory: { buildSerializer: lazyCompilers.buildSerializer } },
     // One line per request, quieter for probes and refused floods (src/lib/request-log.ts).

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import { LOG_REDACTION } from './lib/log-redaction.js';
 
 /**
  * How `switchboard serve` writes its log: `json`, one JSON object per line for a log collector,
@@ -69,19 +70,18 @@ export function readableLines(format: (log: LogLine) => string, write: (line: st
 }
 
 /**
- * Fastify's logger option for `serve`: pino at `level` with `redact` applied, written as JSON or,
+ * Fastify's logger option for `serve`: pino at `level`, secrets censored (`LOG_REDACTION`), written as JSON or,
  * for a person, by pino-pretty on one line per event (loaded only then: a process without a
  * terminal does not pay for it).
  */
 export async function serviceLogger(options: {
   level: string;
-  redact: string[];
   format: 'json' | 'pretty';
   /** Where readable lines go; default standard output. */
   write?: (line: string) => void;
 }): Promise<FastifyServerOptions['logger']> {
-  const { level, redact, format, write = (line) => process.stdout.write(line) } = options;
-  if (format === 'json') return { level, redact };
+  const { level, format, write = (line) => process.stdout.write(line) } = options;
+  if (format === 'json') return { level, ...LOG_REDACTION };
   const { prettyFactory } = await import('pino-pretty');
   const pretty = prettyFactory({
     singleLine: true,
@@ -90,5 +90,5 @@ export async function serviceLogger(options: {
     ignore: 'pid,hostname,reqId,req,res,responseTime',
     messageFormat: (log, messageKey) => readableMessage(log, messageKey),
   });
-  return { level, redact, stream: readableLines(pretty, write) };
+  return { level, ...LOG_REDACTION, stream: readableLines(pretty, write) };
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { buildApp, REDACTED_PATHS } from './app.js';
+import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, openPglite, openPostgres, withUnlimitedConnection } from './db/client.js';
 import { lockDataDir, removeGroupAndOtherAccess, resolveMasterKey } from './db/data-dir.js';
@@ -99,7 +99,6 @@ export async function startServer(
     options.logger ??
     (await serviceLogger({
       level: config.logLevel,
-      redact: REDACTED_PATHS,
       format: resolveLogFormat(config.logFormat, options.stdoutIsTerminal ?? false),
     }));
   const opened = await openConfiguredDatabase(config);

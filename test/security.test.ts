@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED_PATHS } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { LOG_REDACTION } from '../src/lib/log-redaction.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
@@ -24,7 +24,7 @@ describe('secrets never reach the logs, error answers or lists', () => {
         done();
       },
     });
-    t = await startTestApp({}, undefined, { logger: { level: 'trace', redact: REDACTED_PATHS, stream } });
+    t = await startTestApp({}, undefined, { logger: { level: 'trace', ...LOG_REDACTION, stream } });
     receiver = await startReceiver();
   });
   afterAll(async () => {

@@ -136,7 +136,7 @@ describe('the log of `switchboard serve`', () => {
     expect(() => formatOf('yaml', true)).toThrow(/SWITCHBOARD_LOG_FORMAT must be one of auto, json, pretty/);
     // The readable form, as the server's logger writes it.
     const written: string[] = [];
-    const logger = await serviceLogger({ level: 'info', redact: [], format: 'pretty', write: (l) => written.push(l) });
+    const logger = await serviceLogger({ level: 'info', format: 'pretty', write: (l) => written.push(l) });
     const stream = (logger as { stream: { write(line: string): void } }).stream;
     const line = (record: object) => JSON.stringify({ level: 30, time: Date.now(), pid: 1, hostname: 'h', ...record });
     stream.write(line({ reqId: 'req_1', req: { method: 'POST', url: '/v1/tools' }, msg: 'incoming request' }));

@@ -83,14 +83,24 @@ const PLACES_CALLS = new Set(['outbound', 'click_to_call']);
  */
 const canPlaceCalls = (row: AgentRow) => PLACES_CALLS.has(row.type) && isConfigured({ ...row, type: 'click_to_call' });
 
+/**
+ * The variables an agent's script uses, tool variables aside, by agent row. Click to call's rows come
+ * from the agent cache, one object per version of an agent, so its script is read once per version
+ * rather than at every call.
+ */
+const scriptVariables = new WeakMap<AgentRow, readonly string[]>();
+function scriptVariablesOf(row: AgentRow): readonly string[] {
+  let names = scriptVariables.get(row);
+  if (!names) {
+    names = variablesOf(row).filter((name) => !name.startsWith('tool.'));
+    scriptVariables.set(row, names);
+  }
+  return names;
+}
+
 /** The variables a call is placed with: those the script uses but the request left out are "", never undefined. */
 function callVariables(row: AgentRow, given: Record<string, string>): Record<string, string> {
-  return Object.fromEntries([
-    ...variablesOf(row)
-      .filter((name) => !name.startsWith('tool.'))
-      .map((name) => [name, ''] as const),
-    ...Object.entries(given),
-  ]);
+  return Object.fromEntries([...scriptVariablesOf(row).map((name) => [name, ''] as const), ...Object.entries(given)]);
 }
 
 /** A new call's row, queued, as click to call, `POST /v1/calls` and campaigns record it. */

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, like, lt, ne, or, sql } from 'drizzle-orm';
 import {
-  arrayParam,
+  arrayPlaceholder,
   type Db,
-  executePrepared,
   isTransientDatabaseError,
+  preparedStatement,
   probeOnly,
   retryOnConflict,
   rowsOf,
@@ -174,17 +174,9 @@ const EXPORT_COLUMNS = {
 };
 export type ExportRow = { [K in keyof typeof EXPORT_COLUMNS]: CallRow[K] } & { sortKey: string | null };
 
-/** A batch's call ids, and the provider's ids it carries (null where none), as bound arrays. */
-const ids = (items: { id: string }[]) =>
-  arrayParam(
-    items.map((i) => i.id),
-    'text',
-  );
-const providerCallIds = (items: { providerCallId?: string }[]) =>
-  arrayParam(
-    items.map((i) => i.providerCallId ?? null),
-    'text',
-  );
+/** A batch's call ids, and the provider's ids it carries (null where none): the arrays its statement binds. */
+const ids = (items: { id: string }[]) => items.map((i) => i.id);
+const providerCallIds = (items: { providerCallId?: string }[]) => items.map((i) => i.providerCallId ?? null);
 
 export function createCallsRepository(db: Db) {
   /**
@@ -203,97 +195,96 @@ export function createCallsRepository(db: Db) {
   // statement (createBatcher), so a busy server writes far fewer statements than calls. A provider's
   // call sends one of each; they are prepared (decision 0058), so that PostgreSQL parses and plans
   // them once per connection, and written for their kept plan to stay probes: arrays whose length
-  // no plan knows (`arrayParam`), `probeOnly` on each lookup, and the status compared through
+  // no plan knows (`arrayPlaceholder`), `probeOnly` on each lookup, and the status compared through
   // `coalesce` so that the partial index of open calls, whose statistics may say none is open, is
   // never the plan's way to the calls.
+  // Each statement is built once (`preparedStatement`); a batch binds its arrays by name.
+  const setProviderCallIds = preparedStatement(
+    db,
+    'set_provider_call_ids',
+    sql`
+      update calls set provider_call_id = v.provider_call_id
+      from unnest(${arrayPlaceholder('ids', 'text')}, ${arrayPlaceholder('providerCallIds', 'text')})
+        as v(id, provider_call_id)
+      where calls.id = v.id and ${probeOnly(sql`calls.id`)}
+      returning calls.id`,
+  );
   const providerIds = createBatcher(async (items: { id: string; providerCallId: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const result = await retryOnConflict(() =>
-      executePrepared(
-        db,
-        'set_provider_call_ids',
-        sql`
-      update calls set provider_call_id = v.provider_call_id
-      from unnest(${ids(unique)}, ${providerCallIds(unique)}) as v(id, provider_call_id)
-      where calls.id = v.id and ${probeOnly(sql`calls.id`)}
-      returning calls.id`,
-      ),
+      setProviderCallIds({ ids: ids(unique), providerCallIds: providerCallIds(unique) }),
     );
     return changedIn(items, isFirst, result);
   });
 
   // What the agents of ending calls declare they collect (`collect`): one statement for the ends
   // that arrive together. A call whose agent declares nothing, or that is unknown, reads [].
-  const collects = createBatcher(async (ids: string[]) => {
-    const result = await executePrepared(
-      db,
-      'call_collects',
-      sql`
-      select c.id, a.collect from unnest(${arrayParam([...new Set(ids)], 'text')}) as v(id)
+  const callCollects = preparedStatement(
+    db,
+    'call_collects',
+    sql`
+      select c.id, a.collect from unnest(${arrayPlaceholder('ids', 'text')}) as v(id)
       join calls c on c.id = v.id and ${probeOnly(sql`c.id`)}
       join agents a on a.id = c.agent_id and ${probeOnly(sql`a.id`)}`,
-    );
+  );
+  const collects = createBatcher(async (ids: string[]) => {
+    const result = await callCollects({ ids: [...new Set(ids)] });
     const byId = new Map(rowsOf<{ id: string; collect: unknown }>(result).map((row) => [row.id, row.collect]));
     return ids.map((id) => byId.get(id) ?? []);
   });
 
+  const markRinging = preparedStatement(
+    db,
+    'mark_calls_ringing',
+    sql`
+      update calls set status = 'ringing', provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
+      from unnest(${arrayPlaceholder('ids', 'text')}, ${arrayPlaceholder('providerCallIds', 'text')})
+        as v(id, provider_call_id)
+      where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') = 'queued'
+      returning calls.id`,
+  );
   const ringing = createBatcher(async (items: { id: string; providerCallId?: string }[]) => {
     const { unique, isFirst } = firstOccurrences(items);
     const result = await retryOnConflict(() =>
-      executePrepared(
-        db,
-        'mark_calls_ringing',
-        sql`
-      update calls set status = 'ringing', provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
-      from unnest(${ids(unique)}, ${providerCallIds(unique)}) as v(id, provider_call_id)
-      where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') = 'queued'
-      returning calls.id`,
-      ),
+      markRinging({ ids: ids(unique), providerCallIds: providerCallIds(unique) }),
     );
     return changedIn(items, isFirst, result);
   });
 
-  const answered = createBatcher(async (items: { id: string; at: Date; providerCallId?: string }[]) => {
-    const { unique, isFirst } = firstOccurrences(items);
-    const answeredAt = arrayParam(
-      unique.map((i) => i.at.toISOString()),
-      'timestamptz',
-    );
-    const result = await retryOnConflict(() =>
-      executePrepared(
-        db,
-        'mark_calls_answered',
-        sql`
+  const markAnswered = preparedStatement(
+    db,
+    'mark_calls_answered',
+    sql`
       update calls set status = 'in_progress', answered_at = v.at,
         provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
       from unnest(
-        ${ids(unique)},
-        ${answeredAt},
-        ${providerCallIds(unique)}
+        ${arrayPlaceholder('ids', 'text')},
+        ${arrayPlaceholder('answeredAt', 'timestamptz')},
+        ${arrayPlaceholder('providerCallIds', 'text')}
       ) as v(id, at, provider_call_id)
       where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') in ('queued', 'ringing')
       returning calls.id`,
-      ),
+  );
+  const answered = createBatcher(async (items: { id: string; at: Date; providerCallId?: string }[]) => {
+    const { unique, isFirst } = firstOccurrences(items);
+    const result = await retryOnConflict(() =>
+      markAnswered({
+        ids: ids(unique),
+        answeredAt: unique.map((i) => i.at.toISOString()),
+        providerCallIds: providerCallIds(unique),
+      }),
     );
     return changedIn(items, isFirst, result);
   });
 
   type Ending = { id: string; end: EndCall; providerCallId?: string };
-  const endBatch = async (items: Ending[]) => {
-    const { unique, isFirst } = firstOccurrences(items);
-    const column = <T>(pick: (end: EndCall) => T, type: string) =>
-      arrayParam(
-        unique.map((item) => pick(item.end)),
-        type,
-      );
-    // Prepared (decision 0058): planning this statement cost PostgreSQL about 0.6 ms a batch. Its
-    // kept plan stays probes: each lookup carries `probeOnly`, and the open-call condition is written
-    // so that the partial indexes of open calls, whose statistics may say none is open, cannot serve it.
-    const result = await retryOnConflict(() =>
-      executePrepared(
-        db,
-        'end_calls',
-        sql`
+  // Prepared (decision 0058): planning this statement cost PostgreSQL about 0.6 ms a batch. Its
+  // kept plan stays probes: each lookup carries `probeOnly`, and the open-call condition is written
+  // so that the partial indexes of open calls, whose statistics may say none is open, cannot serve it.
+  const endCalls = preparedStatement(
+    db,
+    'end_calls',
+    sql`
       with ended as (
         update calls set
           status = 'ended',
@@ -310,19 +301,19 @@ export function createCallsRepository(db: Db) {
           answered_at = coalesce(calls.answered_at, v.answered_at),
           provider_call_id = coalesce(v.provider_call_id, calls.provider_call_id)
         from unnest(
-          ${ids(unique)},
-          ${column((e) => e.outcome, 'text')},
-          ${column((e) => e.endedReason, 'text')},
-          ${column((e) => e.at.toISOString(), 'timestamptz')},
-          ${column((e) => e.durationSeconds, 'int')},
-          ${column((e) => JSON.stringify(e.collectedData), 'text')},
-          ${column((e) => (e.transcript ? JSON.stringify(e.transcript) : null), 'text')},
-          ${column((e) => e.error ?? null, 'text')},
-          ${column((e) => e.summary ?? null, 'text')},
-          ${column((e) => e.recordingUrl ?? null, 'text')},
-          ${column((e) => (e.warnings?.length ? JSON.stringify(e.warnings) : null), 'text')},
-          ${column((e) => e.answeredAt?.toISOString() ?? null, 'timestamptz')},
-          ${providerCallIds(unique)}
+          ${arrayPlaceholder('ids', 'text')},
+          ${arrayPlaceholder('outcomes', 'text')},
+          ${arrayPlaceholder('endedReasons', 'text')},
+          ${arrayPlaceholder('endedAt', 'timestamptz')},
+          ${arrayPlaceholder('durations', 'int')},
+          ${arrayPlaceholder('collectedData', 'text')},
+          ${arrayPlaceholder('transcripts', 'text')},
+          ${arrayPlaceholder('errors', 'text')},
+          ${arrayPlaceholder('summaries', 'text')},
+          ${arrayPlaceholder('recordingUrls', 'text')},
+          ${arrayPlaceholder('warnings', 'text')},
+          ${arrayPlaceholder('answeredAt', 'timestamptz')},
+          ${arrayPlaceholder('providerCallIds', 'text')}
         ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, summary,
                recording_url, warnings, answered_at, provider_call_id)
         where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') <> 'ended'
@@ -333,7 +324,26 @@ export function createCallsRepository(db: Db) {
       -- In the same statement, so a crash keeps both or neither (decision 0047).
       listed as (${suppressEndedCalls(sql`ended`)})
       ${selectEnded}`,
-      ),
+  );
+  const endBatch = async (items: Ending[]) => {
+    const { unique, isFirst } = firstOccurrences(items);
+    const column = <T>(pick: (end: EndCall) => T) => unique.map((item) => pick(item.end));
+    const result = await retryOnConflict(() =>
+      endCalls({
+        ids: ids(unique),
+        outcomes: column((e) => e.outcome),
+        endedReasons: column((e) => e.endedReason),
+        endedAt: column((e) => e.at.toISOString()),
+        durations: column((e) => e.durationSeconds),
+        collectedData: column((e) => JSON.stringify(e.collectedData)),
+        transcripts: column((e) => (e.transcript ? JSON.stringify(e.transcript) : null)),
+        errors: column((e) => e.error ?? null),
+        summaries: column((e) => e.summary ?? null),
+        recordingUrls: column((e) => e.recordingUrl ?? null),
+        warnings: column((e) => (e.warnings?.length ? JSON.stringify(e.warnings) : null)),
+        answeredAt: column((e) => e.answeredAt?.toISOString() ?? null),
+        providerCallIds: providerCallIds(unique),
+      }),
     );
     return endedIn(items, isFirst, result);
   };

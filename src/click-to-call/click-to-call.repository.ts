@@ -1,7 +1,14 @@
 import { and, count, eq, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { AgentRow } from '../agents/agents.repository.js';
 import type { NewCallRow } from '../calls/calls.repository.js';
-import { arrayParam, type Db, executePrepared, isDatabaseUnreachable, retryOnConflict, rowsOf } from '../db/client.js';
+import {
+  arrayPlaceholder,
+  type Db,
+  isDatabaseUnreachable,
+  preparedStatement,
+  retryOnConflict,
+  rowsOf,
+} from '../db/client.js';
 import { agents, calls, idempotencyKeys, rateLimitWindows } from '../db/schema/index.js';
 import { createBatcher } from '../lib/batcher.js';
 import { numberIsListed } from '../suppressions/suppressions.repository.js';
@@ -18,39 +25,24 @@ class Refusal {
 type InsertOutcome = 'inserted' | 'suppressed' | 'number_busy';
 
 export function createClickToCallRepository(db: Db) {
-  /**
-   * Calls accepted at the same moment are inserted together: one multi-row INSERT in which the
-   * partial unique index still refuses, row by row, a second open call to a number (the later row
-   * of two for one number in the same statement conflicts with the earlier and is skipped). A number
-   * on its organization's do-not-call list is left out of the insert by the same statement and said
-   * so (decision 0056): the list is read where the call is written, with no statement of its own.
-   */
-  const inserts = createBatcher(
-    async (batch: NewCallRow[]): Promise<InsertOutcome[]> => {
-      // Sorted by the unique key, so that two processes' batches wait for each other's rows in the
-      // same order and cannot deadlock.
-      const key = (row: NewCallRow) => `${row.agentId}\u0000${row.toNumber}`;
-      const rows = [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-      const column = <T>(pick: (row: NewCallRow) => T, type: string) => arrayParam(rows.map(pick), type);
-      // Raw unnest rather than Drizzle's multi-row insert: building that costs more than the insert.
-      // Prepared (decision 0058): parsing and planning it was about a third of PostgreSQL's time per
-      // accepted call; the plan is the same whatever the rows (an index probe per row), and is kept
-      // because no plan knows the arrays' length (`arrayParam`).
-      const result = await retryOnConflict(() =>
-        executePrepared(
-          db,
-          'accept_calls',
-          sql`
+  // Raw unnest rather than Drizzle's multi-row insert: building that costs more than the insert.
+  // Prepared (decision 0058): parsing and planning it was about a third of PostgreSQL's time per
+  // accepted call; the plan is the same whatever the rows (an index probe per row), and is kept
+  // because no plan knows the arrays' length (`arrayPlaceholder`). Built once (decision 0070).
+  const acceptCalls = preparedStatement(
+    db,
+    'accept_calls',
+    sql`
       with v as (select * from unnest(
-        ${column((r) => r.id, 'text')},
-        ${column((r) => r.organizationId, 'text')},
-        ${column((r) => r.agentId, 'text')},
-        ${column((r) => r.provider, 'text')},
-        ${column((r) => r.fromNumber ?? null, 'text')},
-        ${column((r) => r.toNumber, 'text')},
-        ${column((r) => JSON.stringify(r.variables), 'text')},
-        ${column((r) => r.startedAt?.toISOString() ?? null, 'timestamptz')},
-        ${column((r) => r.deadlineAt.toISOString(), 'timestamptz')}
+        ${arrayPlaceholder('ids', 'text')},
+        ${arrayPlaceholder('organizationIds', 'text')},
+        ${arrayPlaceholder('agentIds', 'text')},
+        ${arrayPlaceholder('providers', 'text')},
+        ${arrayPlaceholder('fromNumbers', 'text')},
+        ${arrayPlaceholder('toNumbers', 'text')},
+        ${arrayPlaceholder('variables', 'text')},
+        ${arrayPlaceholder('startedAt', 'timestamptz')},
+        ${arrayPlaceholder('deadlineAt', 'timestamptz')}
       ) as v(id, organization_id, agent_id, provider, from_number, to_number, variables, started_at, deadline_at)),
       listed as (select v.id from v where ${numberIsListed(sql`v.organization_id`, sql`v.to_number`)}),
       inserted as (
@@ -64,7 +56,33 @@ export function createClickToCallRepository(db: Db) {
       select id, true as listed from listed
       union all
       select id, false as listed from inserted`,
-        ),
+  );
+  /**
+   * Calls accepted at the same moment are inserted together: one multi-row INSERT in which the
+   * partial unique index still refuses, row by row, a second open call to a number (the later row
+   * of two for one number in the same statement conflicts with the earlier and is skipped). A number
+   * on its organization's do-not-call list is left out of the insert by the same statement and said
+   * so (decision 0056): the list is read where the call is written, with no statement of its own.
+   */
+  const inserts = createBatcher(
+    async (batch: NewCallRow[]): Promise<InsertOutcome[]> => {
+      // Sorted by the unique key, so that two processes' batches wait for each other's rows in the
+      // same order and cannot deadlock.
+      const key = (row: NewCallRow) => `${row.agentId}\u0000${row.toNumber}`;
+      const rows = [...batch].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+      const column = <T>(pick: (row: NewCallRow) => T) => rows.map(pick);
+      const result = await retryOnConflict(() =>
+        acceptCalls({
+          ids: column((r) => r.id),
+          organizationIds: column((r) => r.organizationId),
+          agentIds: column((r) => r.agentId),
+          providers: column((r) => r.provider),
+          fromNumbers: column((r) => r.fromNumber ?? null),
+          toNumbers: column((r) => r.toNumber),
+          variables: column((r) => JSON.stringify(r.variables)),
+          startedAt: column((r) => r.startedAt?.toISOString() ?? null),
+          deadlineAt: column((r) => r.deadlineAt.toISOString()),
+        }),
       );
       const outcomes = new Map(
         rowsOf<{ id: string; listed: boolean }>(result).map((row): [string, InsertOutcome] => [

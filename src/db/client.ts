@@ -281,6 +281,26 @@ export function executePrepared(db: Db, name: string, query: SQL): Promise<unkno
 }
 
 /**
+ * A raw statement prepared by name as `executePrepared` prepares it, built once: its values are
+ * bound at each run under the names of its placeholders (`sql.placeholder(name)`,
+ * `arrayPlaceholder`). For the statements a batch of calls sends on every accept and every end,
+ * whose text `executePrepared` would build and read again at every run (decision 0070).
+ */
+export function preparedStatement(
+  db: Db,
+  name: string,
+  query: SQL,
+): (values: Record<string, unknown>) => Promise<unknown> {
+  const { dialect } = db as unknown as { dialect: PgDialect };
+  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  return (values) => prepared.execute(values);
+}
+
+/** `arrayParam` for a `preparedStatement`: the array bound at each run under `name`. */
+export const arrayPlaceholder = (name: string, type: string): SQL =>
+  sql`(select ${sql.placeholder(name)}::${sql.raw(type)}[])`;
+
+/**
  * An array bound to a prepared statement, written `(select $n::type[])` so that no plan knows its
  * length. PostgreSQL plans a prepared statement with its values (a custom plan) for its first five
  * runs, then keeps the plan made without them (the generic plan) only if that one is estimated no

@@ -74,13 +74,25 @@ export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   lastTime = time;
   lastDigits = digits;
 
-  let encoded = '';
-  let t = time;
-  for (let i = 0; i < 10; i++) {
-    encoded = ALPHABET[t % 32] + encoded;
-    t = Math.floor(t / 32);
+  let random = '';
+  for (const digit of digits) random += ALPHABET[digit];
+  return `${prefix}_${encodedTime(time)}${random}`;
+}
+
+/** The last millisecond encoded, and its 10 characters: a busy process makes many ids in one. */
+let encodedAt = -1;
+let encoded = '';
+function encodedTime(time: number): string {
+  if (time !== encodedAt) {
+    encoded = '';
+    let t = time;
+    for (let i = 0; i < 10; i++) {
+      encoded = ALPHABET[t % 32] + encoded;
+      t = Math.floor(t / 32);
+    }
+    encodedAt = time;
   }
-  return `${prefix}_${encoded}${digits.map((d) => ALPHABET[d]).join('')}`;
+  return encoded;
 }
 
 const ID_PATTERN = /^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{26}$/;

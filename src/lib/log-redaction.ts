@@ -15,15 +15,21 @@ function holdsSecret(value: object): boolean {
 }
 
 /**
- * A copy of `value` whose secret fields read CENSORED: the same prototype and every own property
- * (an Error stays an Error, with its message and stack), so the serializers that run after see what
- * they would have seen. The object logged is never changed.
+ * A copy of `value` whose secret fields read CENSORED: the same prototype and every own property,
+ * each read from `value` and kept as a plain value (an Error stays an Error, with its message and
+ * stack: from Node 22 an Error's `stack` is an accessor that answers only for the Error itself), so
+ * the serializers that run after see what they would have seen. The object logged is never changed.
  */
 function censoredCopy(value: object): object {
   const copy = Object.create(Object.getPrototypeOf(value)) as object;
-  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(value));
+  for (const key of Reflect.ownKeys(value)) {
+    const { enumerable } = Object.getOwnPropertyDescriptor(value, key) ?? {};
+    const kept = SECRET_LOG_FIELDS.includes(key as string) ? CENSORED : (value as Record<PropertyKey, unknown>)[key];
+    Object.defineProperty(copy, key, { value: kept, enumerable, writable: true, configurable: true });
+  }
   for (const field of SECRET_LOG_FIELDS) {
-    if (field in value) {
+    // A secret the object inherits is written by a serializer that reads inherited fields: censored too.
+    if (field in value && !Object.hasOwn(copy, field)) {
       Object.defineProperty(copy, field, { value: CENSORED, enumerable: true, writable: true, configurable: true });
     }
   }

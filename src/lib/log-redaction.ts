@@ -37,7 +37,7 @@ function censoredCopy(value: object): object {
 }
 
 /**
- * The fields of a line (or a child logger's bindings) with every secret field censored, at the top
+ * The fields of a line (or the root logger's bindings) with every secret field censored, at the top
  * and one level down; the same object when there is none, which is every line but a rare one, so a
  * line costs a look at each of its fields and no copy.
  */
@@ -75,7 +75,8 @@ function censorArguments(args: unknown[]): unknown[] {
 
 /**
  * The pino options that keep secrets out of the log (decision 0070): every log call's fields and
- * every child logger's bindings pass through `censorSecretFields` before pino serializes them. It
+ * the root logger's bindings pass through `censorSecretFields` before pino serializes them (pino
+ * gives a child logger's bindings no formatter: a child made with an object must censor it). It
  * replaces pino's `redact`, whose wildcard paths walked every field of every line, a secret in it or
  * not: 6.7 µs of the 8.6 µs a request's line cost.
  */

@@ -274,23 +274,22 @@ export function rowsOf<T>(result: unknown): T[] {
  * after five runs. The result is shaped as `db.execute`'s (`rowsOf`).
  */
 export function executePrepared(db: Db, name: string, query: SQL): Promise<unknown> {
-  // Drizzle's own query builders prepare by name (`.prepare(name)`); a raw statement has no such
-  // call, so it is prepared the way `db.execute` prepares it, with the name given.
-  const { dialect } = db as unknown as { dialect: PgDialect };
-  return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute();
+  return preparedStatement(db, name, query)({});
 }
 
 /**
- * A raw statement prepared by name as `executePrepared` prepares it, built once: its values are
- * bound at each run under the names of its placeholders (`sql.placeholder(name)`,
- * `arrayPlaceholder`). For the statements a batch of calls sends on every accept and every end,
- * whose text `executePrepared` would build and read again at every run (decision 0070).
+ * `executePrepared`'s statement built once: its values are bound at each run under the names of its
+ * placeholders (`sql.placeholder(name)`, `arrayPlaceholder`). For the statements a batch of calls
+ * sends on every accept and every end, whose text would otherwise be built and read again at every
+ * run (decision 0070). `executePrepared` builds one and runs it at once.
  */
 export function preparedStatement(
   db: Db,
   name: string,
   query: SQL,
 ): (values: Record<string, unknown>) => Promise<unknown> {
+  // Drizzle's own query builders prepare by name (`.prepare(name)`); a raw statement has no such
+  // call, so it is prepared the way `db.execute` prepares it, with the name given.
   const { dialect } = db as unknown as { dialect: PgDialect };
   const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
   return (values) => prepared.execute(values);

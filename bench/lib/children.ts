@@ -1,9 +1,15 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freePort } from '../../test/helpers/free-port.js';
 import { type BenchmarkResult, formatResults } from './report.js';
+
+/**
+ * A port for a server under test, from below the kernel's ephemeral range: a port `listen(0)` handed
+ * out could be taken by one of the load's own outgoing connections before the server listened.
+ */
+export { freePort };
 
 /** The repository root (bench/lib/ is two levels down). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -87,17 +93,6 @@ export function killChildrenOnExit(): void {
       process.exit(130);
     });
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

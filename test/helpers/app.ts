@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -7,30 +6,9 @@ import { openPostgres } from '../../src/db/client.js';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { type AnswerCheck, answerChecker } from './api-document.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { freePort } from './free-port.js';
 
-/** Ports `freePort` has handed out in this process, so that it never hands out one twice. */
-const handedOut = new Set<number>();
-
-/**
- * A port to listen on: one from 20000 to 32767, at random, that a listen on 127.0.0.1 found free.
- * The range lies below the kernel's ephemeral range (32768–60999), so no outgoing connection can
- * take the port between this choice and the caller's listen. A port `listen(0)` handed out could:
- * in one CI run a Retell test's app met `EADDRINUSE` on a port that had been free a moment before.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_768);
-    if (handedOut.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (!free) continue;
-    handedOut.add(port);
-    return port;
-  }
-}
+export { freePort };
 
 /**
  * Runs `start` on a port from `freePort`, and again on another (five tries in all) if the port was

@@ -295,9 +295,11 @@ export function preparedStatement(
   return (values) => prepared.execute(values);
 }
 
+/** An array read as `(select $n::type[])`, the shape whose length no plan knows (`arrayParam`). */
+const ofUnknownLength = (bound: SQLWrapper, type: string): SQL => sql`(select ${bound}::${sql.raw(type)}[])`;
+
 /** `arrayParam` for a `preparedStatement`: the array bound at each run under `name`. */
-export const arrayPlaceholder = (name: string, type: string): SQL =>
-  sql`(select ${sql.placeholder(name)}::${sql.raw(type)}[])`;
+export const arrayPlaceholder = (name: string, type: string): SQL => ofUnknownLength(sql.placeholder(name), type);
 
 /**
  * An array bound to a prepared statement, written `(select $n::type[])` so that no plan knows its
@@ -308,8 +310,7 @@ export const arrayPlaceholder = (name: string, type: string): SQL =>
  * run, the parse alone saved. Read through a scalar subquery, the array is of unknown length to both
  * plans, their estimates are the same, and the generic plan is kept (decision 0058).
  */
-export const arrayParam = (values: unknown[], type: string): SQL =>
-  sql`(select ${sql.param(values)}::${sql.raw(type)}[])`;
+export const arrayParam = (values: unknown[], type: string): SQL => ofUnknownLength(sql.param(values), type);
 
 /**
  * The condition `switchboard_probe_only(key)` (migration 0014), to write beside each lookup by a

@@ -9,8 +9,8 @@
  *    (the default configuration, set high enough not to refuse), on PostgreSQL and PGlite, against
  *    the durable floor; and the same sent one request at a time (one connection), against the
  *    durable floor sent so, where each batch holds a call alone (no target: a deployment's usual load);
- *    on PostgreSQL also in turn with a second durable floor, three pairs of loads seconds apart, whose
- *    middle ratio is the one the target is judged on (decision 0061);
+ *    on PostgreSQL also in turn with a second durable floor, warmed by one load first, three pairs of
+ *    loads seconds apart, whose middle ratio is the one the target is judged on (decisions 0061, 0071);
  *  - idle RSS of a started server, and its start time on a fresh and on an existing data dir;
  *  - how many SQL statements one rejected and one accepted request send (PostgreSQL, counted).
  * Every server and the load generator run in child processes; all of them are killed at the end.
@@ -494,26 +494,34 @@ async function measureAlternated(
   notes: string[],
 ): Promise<Pair[]> {
   return withDurableFloor(notes, async (floor) => {
-    const pairs: Pair[] = [];
-    for (let pair = 0; pair < ALTERNATED_PAIRS; pair++) {
-      const offset = ALTERNATED_PHONES_OFFSET + pair * 1_000_000;
-      // The accept load sent to one side, its numbers `offset` past that side's own.
-      const accept = (origin: string, signer: DurableFloor['agent'], from: number, pid: number, name: string) => () =>
+    // The accept load sent to one side, its numbers `offset` past that side's own.
+    const accept =
+      (origin: string, signer: DurableFloor['agent'], from: number, pid: number, name: string) => (offset: number) =>
         measureSteady(
           (attempt) =>
             load(origin, acceptRequests(signer, from + offset + attempt * 500_000), 200, ACCEPT_MAX_REQUESTS),
           pid,
           name,
         );
-      const measurePath = accept(server.origin, agent, phonesFrom, server.child.pid, database);
-      const measureFloorLoad = accept(floor.origin, floor.agent, DURABLE_FLOOR_PHONES_FROM, floor.pid, floor.database);
+    const measurePath = accept(server.origin, agent, phonesFrom, server.child.pid, database);
+    const measureFloorLoad = accept(floor.origin, floor.agent, DURABLE_FLOOR_PHONES_FROM, floor.pid, floor.database);
+    // Our server has served this run's accept loads already; this floor is new. It is sent one load
+    // first, not counted, so that the pairs compare two warm processes (decision 0071).
+    log('durable floor: one load to warm it, not counted');
+    const warmUp = await measureFloorLoad(ALTERNATED_PHONES_OFFSET + ALTERNATED_PAIRS * 1_000_000);
+    notes.push(
+      `Durable floor beside the PostgreSQL accept path, its warm-up load (not counted): ${Math.round(warmUp.rps)} req/s, CPU per call ${Math.round(warmUp.serverCpuUs)} + ${Math.round(warmUp.postgresCpuUs)} µs.`,
+    );
+    const pairs: Pair[] = [];
+    for (let pair = 0; pair < ALTERNATED_PAIRS; pair++) {
+      const offset = ALTERNATED_PHONES_OFFSET + pair * 1_000_000;
       log(`accept path and durable floor in turn, pair ${pair + 1} of ${ALTERNATED_PAIRS}`);
       if (pair % 2 === 0) {
-        const floorResult = await measureFloorLoad();
-        pairs.push({ floor: floorResult, path: await measurePath() });
+        const floorResult = await measureFloorLoad(offset);
+        pairs.push({ floor: floorResult, path: await measurePath(offset) });
       } else {
-        const pathResult = await measurePath();
-        pairs.push({ path: pathResult, floor: await measureFloorLoad() });
+        const pathResult = await measurePath(offset);
+        pairs.push({ path: pathResult, floor: await measureFloorLoad(offset) });
       }
     }
     return pairs;

@@ -12,21 +12,20 @@ if (!existsSync(cli)) {
 
 // `serve` runs with Node flags V8 reads only from the command line; which, and why, is in
 // src/lib/serve-flags.ts. Where Node can (`process.execve`, 22.15 and later on Unix), the command
-// replaces itself with the same one flagged: same process id and streams, one more Node start.
+// replaces itself with the same one flagged (and its environment completed, serveEnvironment): same
+// process id and streams, one more Node start.
 // Elsewhere (Node 20) the embedded database's flag is set at run time instead (decision 0010).
 if (process.argv[2] === 'serve' && typeof process.execve === 'function') {
-  const { missingNodeFlags, serveNodeFlags } = await import('../dist/lib/serve-flags.js');
+  const { missingNodeFlags, serveEnvironment, serveNodeFlags } = await import('../dist/lib/serve-flags.js');
   const missing = missingNodeFlags(serveNodeFlags(process.env), process.execArgv, process.env.NODE_OPTIONS);
   if (missing.length > 0) {
     const self = fileURLToPath(import.meta.url);
     try {
-      process.execve(process.execPath, [
+      process.execve(
         process.execPath,
-        ...process.execArgv,
-        ...missing,
-        self,
-        ...process.argv.slice(2),
-      ]);
+        [process.execPath, ...process.execArgv, ...missing, self, ...process.argv.slice(2)],
+        { ...process.env, ...serveEnvironment(process.env) },
+      );
     } catch {
       // Not allowed here (a sandbox, a permission model): V8's defaults, and the flag set at run time, stand.
     }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
-import { serveNodeFlags } from '../../src/lib/serve-flags.js';
+import { serveEnvironment, serveNodeFlags } from '../../src/lib/serve-flags.js';
 import { type Child, freePort, ROOT, sleep, startChild, waitUntilHealthy } from './children.js';
 
 export interface RunningSwitchboard {
@@ -41,7 +41,9 @@ export async function startSwitchboard(
     settings.SWITCHBOARD_ROLE === 'worker' ? { SWITCHBOARD_WORKER_PORT: String(port) } : {};
   // At the default log level (info: a line per request), as `npm start` runs it; until 2026-11-25
   // the servers under test ran at warn, which left out the cost of that line (docs/benchmarks.md).
-  const env = serverEnv({ PORT: String(port), HOST: '127.0.0.1', ...workerPort, ...settings });
+  const given = serverEnv({ PORT: String(port), HOST: '127.0.0.1', ...workerPort, ...settings });
+  // The environment `serve` gives itself where it re-executes, given here for the same reason as its flags.
+  const env = { ...given, ...serveEnvironment(given) };
   // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (slows it down;
   // summarise with `npx tsx bench/profile-summary.ts <file>`). Figures taken so are not the reference.
   const profileDir = process.env.BENCH_CPU_PROF;

@@ -15,7 +15,7 @@ export function serveNodeFlags(env: { DATABASE_URL?: string | undefined }): stri
  * What `switchboard serve` adds to its environment when it re-executes itself (glibc reads these
  * only when a process starts). On the embedded database, `MALLOC_ARENA_MAX=2`: at most two malloc
  * arenas for V8's and libuv's threads rather than glibc's eight a core, whose freed memory an idle
- * process keeps (decision 0072: 5-8 MB less at idle on Node 24). The operator's own value is kept.
+ * process keeps (decision 0072: about 5 MB less at idle on Node 24). The operator's own value is kept.
  */
 export function serveEnvironment(env: {
   DATABASE_URL?: string | undefined;

@@ -74,7 +74,9 @@ export const agents = pgTable(
   },
   (t) => [
     uniqueIndex('agents_api_token_hash_uq').on(t.apiTokenHash),
-    index('agents_org_idx').on(t.organizationId, t.id).where(sql`${t.deletedAt} is null`),
+    // An organization's agents, in id order (its live ones are most of them), and the key of the calls'
+    // foreign key (organization_id, agent_id): a call belongs to its agent's organization (decision 0073).
+    uniqueIndex('agents_org_id_uq').on(t.organizationId, t.id),
     index('agents_provider_credential_idx').on(t.providerCredentialId),
     // An incoming call names the provider's agent (Vapi assistant, Retell agent): ours is found by it.
     index('agents_provider_agent_idx').on(t.providerAgentId).where(sql`${t.providerAgentId} is not null`),

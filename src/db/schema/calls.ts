@@ -1,7 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { agents } from './agents.js';
-import { organizations } from './organizations.js';
 
 export interface TranscriptTurn {
   role: 'agent' | 'user' | 'tool';
@@ -14,12 +23,9 @@ export const calls = pgTable(
   'calls',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    agentId: text('agent_id')
-      .notNull()
-      .references(() => agents.id),
+    organizationId: text('organization_id').notNull(),
+    /** With `organizationId`, a foreign key to the agent in that organization (below). */
+    agentId: text('agent_id').notNull(),
     provider: text('provider').notNull(),
     /** `outbound` (click to call, the API) or `inbound` (a caller rang one of our numbers). */
     direction: text('direction').notNull().default('outbound'),
@@ -57,6 +63,14 @@ export const calls = pgTable(
     contactId: text('contact_id'),
   },
   (t) => [
+    // The call's agent, in the call's organization: one foreign key, checked once per inserted row,
+    // where one to the organization and one to the agent were two checks and let the two disagree
+    // (decision 0073). The agent's own foreign key holds its organization.
+    foreignKey({
+      name: 'calls_agent_fk',
+      columns: [t.organizationId, t.agentId],
+      foreignColumns: [agents.organizationId, agents.id],
+    }),
     // The ctc:007 guard: one open call per agent and number, enforced by the database for every process.
     // Its predicate also serves counting an agent's open calls (maxConcurrentCalls).
     // Incoming calls are left out: many callers may ring one number at once.

@@ -51,6 +51,8 @@ export interface AppDeps {
   masterKey: Buffer;
   /** Fastify's logger option; default: pino at `config.logLevel` with secrets redacted. */
   logger?: FastifyServerOptions['logger'];
+  /** Log lines dropped since start because standard output fell behind (`serve`'s JSON log, decision 0074). */
+  droppedLogLines?: () => number;
   /**
    * How customers' hostnames resolve, both when a URL is saved and when every outbound request
    * connects; default: the system's resolver. Tests give one that answers differently each time
@@ -129,6 +131,7 @@ export async function buildApp({
   database,
   masterKey,
   logger,
+  droppedLogLines,
   resolveHost: resolveHostOption,
   httpLimits: httpLimitsOption,
   now: nowOption,
@@ -185,6 +188,7 @@ export async function buildApp({
     deliveryQueue: () => deliveriesRepository.queueStats(),
     openCalls: () => callsRepository.openCounts(),
     onError: (err) => app.log.warn({ err }, 'metrics: could not read the database'),
+    droppedLogLines,
   });
   recordHttpRequests(app, metrics);
   const resolveHost =

@@ -98,6 +98,12 @@ export interface Config {
    */
   readonly logFormat: LogFormat;
   /**
+   * `SWITCHBOARD_LOG_BUFFER_BYTES`, default 16777216 (16 MiB): how much of the JSON log may wait
+   * for a standard output that is not read fast enough; lines past it are dropped and counted
+   * (`switchboard_log_lines_dropped_total`, and a warning once the output catches up; decision 0074).
+   */
+  readonly logBufferBytes: number;
+  /**
    * `SWITCHBOARD_SWEEP_INTERVAL_MS`, default 5000: how often a worker closes calls past their
    * `maxCallDurationSeconds` and prunes expired rate-limit and idempotency rows.
    */
@@ -256,6 +262,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),
     logLevel: env.LOG_LEVEL || 'info',
     logFormat: readEnum(env, 'SWITCHBOARD_LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
+    logBufferBytes: readInteger(env, 'SWITCHBOARD_LOG_BUFFER_BYTES', 16 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     sweepIntervalMs: readInteger(env, 'SWITCHBOARD_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
     campaignIntervalMs: readInteger(env, 'SWITCHBOARD_CAMPAIGN_INTERVAL_MS', 1000, 10, 3_600_000),
     campaignLeaseSeconds: readInteger(env, 'SWITCHBOARD_CAMPAIGN_LEASE_SECONDS', 60, 1, 3600),

@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import { LOG_REDACTION } from './lib/log-redaction.js';
 
 /**
@@ -69,6 +70,50 @@ export function readableLines(format: (log: LogLine) => string, write: (line: st
   };
 }
 
+/** Standard output for JSON lines with a budget: what `boundedLogDestination` returns. */
+export interface LogDestination {
+  /** The stream pino writes the lines to. */
+  stream: ReturnType<typeof pino.destination>;
+  /** Lines dropped since the process started, because the budget was full. */
+  droppedLines(): number;
+  /**
+   * `report` is called, once standard output has caught up, with the lines dropped since it was last
+   * called: the service logs them as one warning (it is itself a line, written once there is room).
+   */
+  onCaughtUp(report: (dropped: number) => void): void;
+}
+
+/**
+ * Standard output for the JSON lines, written as pino writes it by default (sonic-boom, without
+ * blocking the event loop) but with a budget: at most `budgetBytes` of lines wait for a standard
+ * output that is not read fast enough (a log collector that stalled). A line that would go past the
+ * budget is dropped and counted, where it would have grown the process without bound (decision
+ * 0074). `fd` is standard output unless a test gives another.
+ */
+export function boundedLogDestination(budgetBytes: number, fd?: number): LogDestination {
+  const stream = pino.destination({ dest: fd, sync: false, maxLength: budgetBytes });
+  let dropped = 0;
+  let reported = 0;
+  let report: (dropped: number) => void = () => {};
+  stream.on('drop', () => {
+    dropped += 1;
+  });
+  // 'drain': everything waiting has been written (sonic-boom emits it each time it catches up).
+  stream.on('drain', () => {
+    if (dropped === reported) return;
+    const since = dropped - reported;
+    reported = dropped;
+    report(since);
+  });
+  return {
+    stream,
+    droppedLines: () => dropped,
+    onCaughtUp(callback) {
+      report = callback;
+    },
+  };
+}
+
 /**
  * Fastify's logger option for `serve`: pino at `level`, secrets censored (`LOG_REDACTION`), written as JSON or,
  * for a person, by pino-pretty on one line per event (loaded only then: a process without a
@@ -79,9 +124,11 @@ export async function serviceLogger(options: {
   format: 'json' | 'pretty';
   /** Where readable lines go; default standard output. */
   write?: (line: string) => void;
+  /** Where JSON lines go; default pino's own standard output, which has no budget. */
+  destination?: LogDestination;
 }): Promise<FastifyServerOptions['logger']> {
-  const { level, format, write = (line) => process.stdout.write(line) } = options;
-  if (format === 'json') return { level, ...LOG_REDACTION };
+  const { level, format, write = (line) => process.stdout.write(line), destination } = options;
+  if (format === 'json') return { level, ...LOG_REDACTION, ...(destination ? { stream: destination.stream } : {}) };
   const { prettyFactory } = await import('pino-pretty');
   const pretty = prettyFactory({
     singleLine: true,

@@ -7,7 +7,8 @@ import { lockDataDir, removeGroupAndOtherAccess, resolveMasterKey } from './db/d
 import { openEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { HTTP_LIMITS } from './http-limits.js';
-import { resolveLogFormat, serviceLogger } from './logging.js';
+import { formatCount } from './lib/format-count.js';
+import { boundedLogDestination, resolveLogFormat, serviceLogger } from './logging.js';
 
 export interface OpenedDatabase {
   database: Database;
@@ -95,16 +96,29 @@ export async function startServer(
     stdoutIsTerminal?: boolean;
   } = {},
 ): Promise<RunningServer> {
-  const logger =
-    options.logger ??
-    (await serviceLogger({
-      level: config.logLevel,
-      format: resolveLogFormat(config.logFormat, options.stdoutIsTerminal ?? false),
-    }));
+  const format = resolveLogFormat(config.logFormat, options.stdoutIsTerminal ?? false);
+  // JSON lines wait for standard output within a budget (decision 0074). Readable lines need none:
+  // on Linux, Node writes them to a terminal, a file or a pipe synchronously.
+  const destination =
+    options.logger === undefined && format === 'json' ? boundedLogDestination(config.logBufferBytes) : undefined;
+  const logger = options.logger ?? (await serviceLogger({ level: config.logLevel, format, destination }));
   const opened = await openConfiguredDatabase(config);
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ config, database: opened.database, masterKey: opened.masterKey, logger });
+    app = await buildApp({
+      config,
+      database: opened.database,
+      masterKey: opened.masterKey,
+      logger,
+      droppedLogLines: destination?.droppedLines,
+    });
+    const log = app.log;
+    destination?.onCaughtUp((dropped) =>
+      log.warn(
+        { droppedLines: dropped },
+        `${dropped === 1 ? '1 log line was' : `${formatCount(dropped)} log lines were`} dropped: standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES (${formatCount(config.logBufferBytes)} bytes) behind`,
+      ),
+    );
     // Fastify logs a line per address it listens on: the first is the ready line, so that a person
     // reads one line for one event; a host with several addresses (0.0.0.0) names the others after it.
     let listening = false;

@@ -16,6 +16,8 @@ export interface MetricsDeps {
   deliveryQueue?: () => Promise<DeliveryQueueStats>;
   /** Calls not yet ended, by status (calls.repository.ts), read once per scrape like the queue. */
   openCalls?: () => Promise<Record<string, number>>;
+  /** Log lines dropped since start because standard output fell behind (decision 0074); none when absent. */
+  droppedLogLines?: () => number;
   /** How long each of those reads may take, default 1000 ms. */
   queueTimeoutMs?: number;
   onError?: (error: unknown) => void;
@@ -87,6 +89,20 @@ export function createMetrics(deps: MetricsDeps = {}) {
     help: 'Failed attempts to publish an agent to its provider (Vapi, Retell).',
     labelNames: ['provider'] as const,
     registers: [registry],
+  });
+
+  const droppedLogLines = deps.droppedLogLines;
+  let droppedCounted = 0;
+  new Counter({
+    name: 'switchboard_log_lines_dropped_total',
+    help: 'Log lines dropped because standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES behind (a log collector that stopped reading).',
+    registers: [registry],
+    collect() {
+      if (!droppedLogLines) return;
+      const dropped = droppedLogLines();
+      this.inc(dropped - droppedCounted);
+      droppedCounted = dropped;
+    },
   });
 
   const onError = deps.onError ?? (() => {});

@@ -1,0 +1,134 @@
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { freePort } from './helpers/app.js';
+import { until } from './helpers/wait.js';
+
+// `switchboard serve` whose standard output stops being read (a log collector that stalled): its
+// JSON log waits within SWITCHBOARD_LOG_BUFFER_BYTES, the lines past it are dropped and counted,
+// the service answers all along, and it says what it dropped once the output moves (decision 0074).
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const BUDGET = 64 * 1024;
+/** Requests sent while nobody reads: ~330 bytes of log each, many times the budget and the pipe. */
+const REQUESTS = 4000;
+
+const dirs: string[] = [];
+const children: ChildProcessByStdio<null, Readable, null>[] = [];
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`${name} is not in /metrics`);
+  return Number(line.slice(name.length + 1));
+}
+
+describe('the JSON log while standard output is not read', () => {
+  it('keeps at most SWITCHBOARD_LOG_BUFFER_BYTES waiting, counts every line past it, and says so once the output moves', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-log-budget-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        SWITCHBOARD_LOG_FORMAT: 'json',
+        SWITCHBOARD_DATA_DIR: dataDir,
+        SWITCHBOARD_LOG_BUFFER_BYTES: String(BUDGET),
+      },
+      // Standard output is a pipe this test does not read until it says so.
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    child.stdout.pause();
+    await until(
+      'the server to answer',
+      async () => {
+        try {
+          return (await fetch(`${url}/healthz`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      45_000,
+    );
+
+    // Nothing reads: the requests are answered all the same, each leaving one line to write.
+    const statuses = new Map<number, number>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        while (next < REQUESTS) {
+          next += 1;
+          const response = await fetch(`${url}/v1/agents`);
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        }
+      }),
+    );
+    expect(Object.fromEntries(statuses)).toEqual({ 401: REQUESTS });
+
+    // Read from here on; the service reports what it dropped once what waited is written.
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+    });
+    child.stdout.resume();
+    const lines = () =>
+      output
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Record<string, any>);
+    const notices = await until('the dropped lines to be reported', () => {
+      const found = lines().filter((line) => typeof line.droppedLines === 'number');
+      return found.length > 0 ? found : undefined;
+    });
+    expect(notices[0]).toMatchObject({
+      level: 40,
+      msg: expect.stringMatching(
+        /^(1 log line was|[\d,]+ log lines were) dropped: standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES \(65,536 bytes\) behind$/,
+      ),
+    });
+
+    // Every request's line was either written or counted as dropped; the metric says as many.
+    const dropped = notices.reduce((sum, notice) => sum + (notice.droppedLines as number), 0);
+    const written = lines().filter((line) => line.req?.url === '/v1/agents').length;
+    expect(dropped).toBeGreaterThan(0);
+    expect(written).toBeGreaterThan(0);
+    expect(written + dropped).toBe(REQUESTS);
+    expect(await metric(url, 'switchboard_log_lines_dropped_total')).toBe(dropped);
+
+    // Once caught up, lines are written again, none dropped.
+    await fetch(`${url}/v1/agents?after=catch-up`);
+    await until('the next request to be logged', () =>
+      lines().some((line) => line.req?.url === '/v1/agents?after=catch-up'),
+    );
+    expect(await metric(url, 'switchboard_log_lines_dropped_total')).toBe(dropped);
+    child.kill('SIGTERM');
+  }, 90_000);
+
+  it('SWITCHBOARD_LOG_BUFFER_BYTES: 16 MiB by default, from 64 KiB to 1 GiB', () => {
+    expect(loadConfig({}).logBufferBytes).toBe(16 * 1024 * 1024);
+    expect(loadConfig({ SWITCHBOARD_LOG_BUFFER_BYTES: '65536' }).logBufferBytes).toBe(65_536);
+    for (const bad of ['65535', '1073741825', '65536.5', 'lots', '-1']) {
+      expect(() => loadConfig({ SWITCHBOARD_LOG_BUFFER_BYTES: bad })).toThrow(
+        `SWITCHBOARD_LOG_BUFFER_BYTES must be an integer from 65536 to 1073741824, got "${bad}"`,
+      );
+    }
+  });
+});

@@ -88,10 +88,10 @@ export interface LogDestination {
  * blocking the event loop) but with a budget: at most `budgetBytes` of lines wait for a standard
  * output that is not read fast enough (a log collector that stalled). A line that would go past the
  * budget is dropped and counted, where it would have grown the process without bound (decision
- * 0074). `fd` is standard output unless a test gives another.
+ * 0074).
  */
-export function boundedLogDestination(budgetBytes: number, fd?: number): LogDestination {
-  const stream = pino.destination({ dest: fd, sync: false, maxLength: budgetBytes });
+export function boundedLogDestination(budgetBytes: number): LogDestination {
+  const stream = pino.destination({ sync: false, maxLength: budgetBytes });
   let dropped = 0;
   let reported = 0;
   let report: (dropped: number) => void = () => {};

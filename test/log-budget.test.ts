@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { freePort } from './helpers/app.js';
-import { until } from './helpers/wait.js';
+import { answersHealthz, until } from './helpers/wait.js';
 
 // `switchboard serve` whose standard output stops being read (a log collector that stalled): its
 // JSON log waits within SWITCHBOARD_LOG_BUFFER_BYTES, the lines past it are dropped and counted,
@@ -55,17 +55,7 @@ describe('the JSON log while standard output is not read', () => {
     });
     children.push(child);
     child.stdout.pause();
-    await until(
-      'the server to answer',
-      async () => {
-        try {
-          return (await fetch(`${url}/healthz`)).ok;
-        } catch {
-          return false;
-        }
-      },
-      45_000,
-    );
+    await until('the server to answer', () => answersHealthz(url), 45_000);
 
     // Nothing reads: the requests are answered all the same, each leaving one line to write.
     const statuses = new Map<number, number>();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeRetell, startFakeRetell } from './helpers/fake-retell.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
-import { until } from './helpers/wait.js';
+import { answersHealthz, until } from './helpers/wait.js';
 
 // What `switchboard serve` writes, for a person at a terminal and for a log collector, and the
 // warning a failed publish to a provider leaves (decision 0034).
@@ -59,17 +59,7 @@ async function serve(options: { cwd: string; env: Record<string, string>; termin
     output += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
-  await until(
-    'the server to answer',
-    async () => {
-      try {
-        return (await fetch(`${url}/healthz`)).ok ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    },
-    45_000,
-  );
+  await until('the server to answer', () => answersHealthz(url), 45_000);
   return {
     url,
     output: () => output,

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { onFreePort } from './app.js';
+import { answersHealthz } from './wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,13 +47,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       ...env,
     });
     const url = `http://127.0.0.1:${port}`;
-    const exitedWith = await readyOrExited(run, 'server', async () => {
-      try {
-        return (await fetch(`${url}/healthz`)).ok;
-      } catch {
-        return false;
-      }
-    });
+    const exitedWith = await readyOrExited(run, 'server', () => answersHealthz(url));
     return serverProcess(url, run, exitedWith);
   });
 }

@@ -16,3 +16,12 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** Whether a server at `url` answers `/healthz` with 200: false while it does not listen yet. */
+export async function answersHealthz(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/healthz`)).ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,11 @@
+import { writeSync } from 'node:fs';
 import type { FastifyServerOptions } from 'fastify';
-import pino from 'pino';
+import sonicBoom from 'sonic-boom';
+import { formatCount } from './lib/format-count.js';
 import { LOG_REDACTION } from './lib/log-redaction.js';
+
+// sonic-boom is CommonJS: its export is the class, which also names itself `SonicBoom`.
+const { SonicBoom } = sonicBoom;
 
 /**
  * How `switchboard serve` writes its log: `json`, one JSON object per line for a log collector,
@@ -72,44 +77,171 @@ export function readableLines(format: (log: LogLine) => string, write: (line: st
 
 /** Standard output for JSON lines with a budget: what `boundedLogDestination` returns. */
 export interface LogDestination {
-  /** The stream pino writes the lines to. */
-  stream: ReturnType<typeof pino.destination>;
-  /** Lines dropped since the process started, because the budget was full. */
+  /** What pino writes the lines to. */
+  stream: { write(line: string): void };
+  /** Lines dropped since the process started: the budget was full, or standard output failed. */
   droppedLines(): number;
   /**
    * `report` is called, once standard output has caught up, with the lines dropped since it was last
    * called: the service logs them as one warning (it is itself a line, written once there is room).
    */
   onCaughtUp(report: (dropped: number) => void): void;
+  /**
+   * Before the process exits: waits until every line waiting is written, or until standard output
+   * has taken nothing for `stallMs`. Then what still waits is given up, said on standard error, and
+   * nothing more is written. Resolves with the bytes given up (0 when everything was written).
+   */
+  settle(stallMs?: number): Promise<number>;
 }
 
 /**
- * Standard output for the JSON lines, written as pino writes it by default (sonic-boom, without
- * blocking the event loop) but with a budget: at most `budgetBytes` of lines wait for a standard
- * output that is not read fast enough (a log collector that stalled). A line that would go past the
- * budget is dropped and counted, where it would have grown the process without bound (decision
- * 0074).
+ * How long the log may go without writing a byte, at exit, before what still waits is given up
+ * (decision 0075): long enough for a collector's pause, short against an orchestrator's grace period.
  */
-export function boundedLogDestination(budgetBytes: number): LogDestination {
-  const stream = pino.destination({ sync: false, maxLength: budgetBytes });
+export const LOG_EXIT_STALL_MS = 5000;
+
+/** How often a waiting exit looks at standard output's progress. */
+const SETTLE_CHECK_MS = 100;
+
+/** Says something on standard error without waiting: on a full non-blocking pipe it is lost, not waited for. */
+function tellStderr(message: string): void {
+  try {
+    writeSync(2, `switchboard: ${message}\n`);
+  } catch {
+    // Standard error cannot take it either; nothing is left to tell.
+  }
+}
+
+/** The destinations whose lines must be written at exit, by the one exit listener. */
+const destinationsToFlushAtExit = new Set<() => void>();
+let exitListenerInstalled = false;
+
+/**
+ * Standard output for the JSON lines, written without blocking the event loop (sonic-boom, as pino
+ * writes by default) but with budgets (decisions 0074 and 0075):
+ * - at most `budgetBytes` of lines wait for a standard output that is not read fast enough (a log
+ *   collector that stalled). A line that would go past the budget is dropped and counted, where it
+ *   would have grown the process without bound;
+ * - at exit, standard output gets `LOG_EXIT_STALL_MS` without progress, not forever: a collector
+ *   that stopped reading does not hold the process after its work is done;
+ * - an error writing (`EPIPE`: the reader is gone) ends the writing, said once on standard error;
+ *   the lines after it are dropped and counted, not retried.
+ */
+export function boundedLogDestination(
+  budgetBytes: number,
+  options: {
+    /** The budget at exit; default `LOG_EXIT_STALL_MS`. */
+    stallMs?: number;
+  } = {},
+): LogDestination {
+  const { stallMs: exitStallMs = LOG_EXIT_STALL_MS } = options;
+  let state: 'open' | 'given-up' | 'failed' = 'open';
   let dropped = 0;
   let reported = 0;
   let report: (dropped: number) => void = () => {};
-  stream.on('drop', () => {
+  /** A line was taken since standard output last caught up. */
+  let waiting = false;
+  /** Bytes waiting, as sonic-boom says at each write standard output refused (EAGAIN). */
+  let waitingBytes = 0;
+  /** While flushing synchronously at exit: when a byte was last written, and how many waited then. */
+  let exitFlush: { progressAt: number; bytes: number } | undefined;
+
+  const sonic = new SonicBoom({
+    fd: 1,
+    sync: false,
+    maxLength: budgetBytes,
+    // Called each time standard output refuses a write (full pipe): whether to try again.
+    retryEAGAIN: (_error, writingBytes, otherBytes) => {
+      waitingBytes = writingBytes + otherBytes;
+      if (state !== 'open') return false;
+      if (!exitFlush) return true;
+      if (waitingBytes < exitFlush.bytes) exitFlush = { progressAt: Date.now(), bytes: waitingBytes };
+      return Date.now() - exitFlush.progressAt < exitStallMs;
+    },
+  });
+  sonic.on('drop', () => {
     dropped += 1;
   });
   // 'drain': everything waiting has been written (sonic-boom emits it each time it catches up).
-  stream.on('drain', () => {
+  sonic.on('drain', () => {
+    waiting = false;
     if (dropped === reported) return;
     const since = dropped - reported;
     reported = dropped;
     report(since);
   });
+  sonic.on('error', (error: NodeJS.ErrnoException) => {
+    // After giving up, the write under way fails by design; after a failure, nothing is written.
+    if (state !== 'open') return;
+    state = 'failed';
+    tellStderr(
+      `standard output failed (${error.code ?? error.message}): log lines are dropped from now on, counted in switchboard_log_lines_dropped_total`,
+    );
+  });
+
+  const giveUp = (bytes: number, stalledMs: number): number => {
+    state = 'given-up';
+    if (bytes > 0)
+      tellStderr(
+        `${formatCount(bytes)} bytes of log were not written: standard output took nothing for ${stalledMs / 1000} s at exit`,
+      );
+    return bytes;
+  };
+
+  // The last chance of what still waits when the process exits without `settle` (a crash, or a
+  // failed shutdown): written synchronously, as pino does, within the same stall budget.
+  const flushAtExit = () => {
+    if (state !== 'open' || !waiting) return;
+    exitFlush = { progressAt: Date.now(), bytes: Number.POSITIVE_INFINITY };
+    try {
+      sonic.flushSync();
+    } catch {
+      giveUp(waitingBytes, exitStallMs);
+    }
+  };
+  destinationsToFlushAtExit.add(flushAtExit);
+  if (!exitListenerInstalled) {
+    exitListenerInstalled = true;
+    process.on('exit', () => {
+      for (const flush of destinationsToFlushAtExit) flush();
+    });
+  }
+
   return {
-    stream,
+    stream: {
+      write(line) {
+        if (state !== 'open') {
+          dropped += 1;
+          return;
+        }
+        waiting = true;
+        sonic.write(line);
+      },
+    },
     droppedLines: () => dropped,
     onCaughtUp(callback) {
       report = callback;
+    },
+    settle(stallMs = exitStallMs) {
+      if (state !== 'open' || !waiting) return Promise.resolve(0);
+      return new Promise((resolve) => {
+        let progressAt = Date.now();
+        const onWrite = () => {
+          progressAt = Date.now();
+        };
+        const finish = (bytes: number) => {
+          clearInterval(check);
+          sonic.off('write', onWrite);
+          sonic.off('drain', onDrain);
+          resolve(bytes);
+        };
+        const onDrain = () => finish(0);
+        const check = setInterval(() => {
+          if (Date.now() - progressAt >= stallMs) finish(giveUp(waitingBytes, stallMs));
+        }, SETTLE_CHECK_MS);
+        sonic.on('write', onWrite);
+        sonic.on('drain', onDrain);
+      });
     },
   };
 }

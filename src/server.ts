@@ -141,7 +141,13 @@ export async function startServer(
       app: running,
       url,
       close: () => {
-        closing ??= running.close().then(() => opened.close());
+        // Last, the log's lines still waiting are written, within a budget (decision 0075).
+        closing ??= running
+          .close()
+          .then(() => opened.close())
+          .then(async () => {
+            await destination?.settle();
+          });
         return closing;
       },
     };

@@ -19,11 +19,63 @@ const BUDGET = 64 * 1024;
 const REQUESTS = 4000;
 
 const dirs: string[] = [];
-const children: ChildProcessByStdio<null, Readable, null>[] = [];
+const children: ChildProcessByStdio<null, Readable, Readable>[] = [];
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * `switchboard serve` with JSON lines, a 64 KiB budget and its standard output a pipe this test
+ * does not read until it says so; standard error is kept.
+ */
+async function serve() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-log-budget-'));
+  dirs.push(dataDir);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SWITCHBOARD_LOG_FORMAT: 'json',
+      SWITCHBOARD_DATA_DIR: dataDir,
+      SWITCHBOARD_LOG_BUFFER_BYTES: String(BUDGET),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  child.stdout.pause();
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await until('the server to answer', () => answersHealthz(url), 45_000);
+  return { child, url, stderr: () => stderr, exited };
+}
+
+/** Sends `count` requests that are each answered 401 and logged, 25 at a time; returns their statuses. */
+async function sendRequests(url: string, count: number): Promise<Record<number, number>> {
+  const statuses = new Map<number, number>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 25 }, async () => {
+      while (next < count) {
+        next += 1;
+        const response = await fetch(`${url}/v1/agents`);
+        await response.arrayBuffer();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      }
+    }),
+  );
+  return Object.fromEntries(statuses);
+}
 
 async function metric(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -34,43 +86,9 @@ async function metric(url: string, name: string): Promise<number> {
 
 describe('the JSON log while standard output is not read', () => {
   it('keeps at most SWITCHBOARD_LOG_BUFFER_BYTES waiting, counts every line past it, and says so once the output moves', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-log-budget-'));
-    dirs.push(dataDir);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        SWITCHBOARD_LOG_FORMAT: 'json',
-        SWITCHBOARD_DATA_DIR: dataDir,
-        SWITCHBOARD_LOG_BUFFER_BYTES: String(BUDGET),
-      },
-      // Standard output is a pipe this test does not read until it says so.
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    child.stdout.pause();
-    await until('the server to answer', () => answersHealthz(url), 45_000);
-
+    const { child, url, stderr, exited } = await serve();
     // Nothing reads: the requests are answered all the same, each leaving one line to write.
-    const statuses = new Map<number, number>();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 25 }, async () => {
-        while (next < REQUESTS) {
-          next += 1;
-          const response = await fetch(`${url}/v1/agents`);
-          await response.arrayBuffer();
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        }
-      }),
-    );
-    expect(Object.fromEntries(statuses)).toEqual({ 401: REQUESTS });
+    expect(await sendRequests(url, REQUESTS)).toEqual({ 401: REQUESTS });
 
     // Read from here on; the service reports what it dropped once what waited is written.
     let output = '';
@@ -109,8 +127,80 @@ describe('the JSON log while standard output is not read', () => {
       lines().some((line) => line.req?.url === '/v1/agents?after=catch-up'),
     );
     expect(await metric(url, 'switchboard_log_lines_dropped_total')).toBe(dropped);
+
+    // An output that is read gets every line at exit, the last one included; nothing is given up.
     child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await until('the last line to be read', () => lines().some((line) => line.msg === 'shutting down'));
+    expect(stderr()).toBe('');
   }, 90_000);
+
+  it('at exit, gives standard output 5 s without progress, then says on standard error what it gave up, and exits', async () => {
+    const { child, url, stderr, exited } = await serve();
+    // Many times the budget and the pipe: the budget is full and the pipe will take nothing more.
+    expect(await sendRequests(url, REQUESTS)).toEqual({ 401: REQUESTS });
+
+    // Before decision 0075 the process wrote at exit until the output was read, which here is never.
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr()).toMatch(
+      /^switchboard: [\d,]+ bytes of log were not written: standard output took nothing for 5 s at exit$/m,
+    );
+    const given = Number(/([\d,]+) bytes of log/.exec(stderr())?.[1]?.replaceAll(',', ''));
+    expect(given).toBeGreaterThan(0);
+    expect(given).toBeLessThanOrEqual(BUDGET);
+  }, 90_000);
+
+  it('when standard output is closed (EPIPE), says so once on standard error, counts the lines it cannot write, and serves on', async () => {
+    const { child, url, stderr, exited } = await serve();
+    child.stdout.destroy();
+    // The next line written meets the closed pipe.
+    await until('the broken output to be reported', async () => {
+      await (await fetch(`${url}/v1/agents`)).arrayBuffer();
+      return stderr().includes('standard output failed');
+    });
+    // More lines: not written, counted, and no second report.
+    expect(await sendRequests(url, 50)).toEqual({ 401: 50 });
+    const dropped = await metric(url, 'switchboard_log_lines_dropped_total');
+    expect(dropped).toBeGreaterThanOrEqual(50);
+    expect(await sendRequests(url, 10)).toEqual({ 401: 10 });
+    // Each of those 10 requests and the scrape's own line, at least.
+    expect(await metric(url, 'switchboard_log_lines_dropped_total')).toBeGreaterThanOrEqual(dropped + 10);
+    expect(stderr().trim().split('\n')).toEqual([
+      'switchboard: standard output failed (EPIPE): log lines are dropped from now on, counted in switchboard_log_lines_dropped_total',
+    ]);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr().trim().split('\n')).toHaveLength(1);
+  }, 90_000);
+
+  it('a process that crashes with lines waiting gives them the same budget at exit, then exits with its code', async () => {
+    // What a crash meets: no shutdown of ours runs, only the exit listener (a 0.2 s budget here).
+    const script = [
+      "import { boundedLogDestination } from './src/logging.ts';",
+      'const log = boundedLogDestination(1 << 20, { stallMs: 200 });',
+      "for (let i = 0; i < 20000; i++) log.stream.write(JSON.stringify({ i, pad: 'x'.repeat(100) }) + '\\n');",
+      "throw new Error('crashed with 2 MB of log waiting');",
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    child.stdout.pause();
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('crashed with 2 MB of log waiting');
+    expect(stderr).toMatch(
+      /^switchboard: [\d,]+ bytes of log were not written: standard output took nothing for 0.2 s at exit$/m,
+    );
+  }, 60_000);
 
   it('SWITCHBOARD_LOG_BUFFER_BYTES: 16 MiB by default, from 64 KiB to 1 GiB', () => {
     expect(loadConfig({}).logBufferBytes).toBe(16 * 1024 * 1024);

@@ -95,7 +95,7 @@ export function createMetrics(deps: MetricsDeps = {}) {
   let droppedCounted = 0;
   new Counter({
     name: 'switchboard_log_lines_dropped_total',
-    help: 'Log lines dropped because standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES behind (a log collector that stopped reading).',
+    help: 'Log lines dropped because standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES behind (a log collector that stopped reading), or failed (closed by its reader).',
     registers: [registry],
     collect() {
       if (!droppedLogLines) return;

@@ -48,6 +48,13 @@ async function serve() {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const watched = unreadStdout(child);
+  await until('the server to answer', () => answersHealthz(url), 45_000);
+  return { child, url, ...watched };
+}
+
+/** Leaves `child`'s standard output unread (paused), keeps its standard error, and waits for its exit code. */
+function unreadStdout(child: ChildProcessByStdio<null, Readable, Readable>) {
   children.push(child);
   child.stdout.pause();
   let stderr = '';
@@ -56,8 +63,7 @@ async function serve() {
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await until('the server to answer', () => answersHealthz(url), 45_000);
-  return { child, url, stderr: () => stderr, exited };
+  return { stderr: () => stderr, exited };
 }
 
 /** Sends `count` requests that are each answered 401 and logged, 25 at a time; returns their statuses. */
@@ -187,17 +193,10 @@ describe('the JSON log while standard output is not read', () => {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    children.push(child);
-    child.stdout.pause();
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(1);
-    expect(stderr).toContain('crashed with 2 MB of log waiting');
-    expect(stderr).toMatch(
+    const { stderr, exited } = unreadStdout(child);
+    expect(await exited).toBe(1);
+    expect(stderr()).toContain('crashed with 2 MB of log waiting');
+    expect(stderr()).toMatch(
       /^switchboard: [\d,]+ bytes of log were not written: standard output took nothing for 0.2 s at exit$/m,
     );
   }, 60_000);

@@ -88,10 +88,10 @@ export interface LogDestination {
   onCaughtUp(report: (dropped: number) => void): void;
   /**
    * Before the process exits: waits until every line waiting is written, or until standard output
-   * has taken nothing for `stallMs`. Then what still waits is given up, said on standard error, and
-   * nothing more is written. Resolves with the bytes given up (0 when everything was written).
+   * has taken nothing for the exit's budget. Then what still waits is given up, said on standard
+   * error, and nothing more is written.
    */
-  settle(stallMs?: number): Promise<number>;
+  settle(): Promise<void>;
 }
 
 /**
@@ -111,10 +111,6 @@ function tellStderr(message: string): void {
     // Standard error cannot take it either; nothing is left to tell.
   }
 }
-
-/** The destinations whose lines must be written at exit, by the one exit listener. */
-const destinationsToFlushAtExit = new Set<() => void>();
-let exitListenerInstalled = false;
 
 /**
  * Standard output for the JSON lines, written without blocking the event loop (sonic-boom, as pino
@@ -179,13 +175,12 @@ export function boundedLogDestination(
     );
   });
 
-  const giveUp = (bytes: number, stalledMs: number): number => {
+  const giveUp = () => {
     state = 'given-up';
-    if (bytes > 0)
+    if (waitingBytes > 0)
       tellStderr(
-        `${formatCount(bytes)} bytes of log were not written: standard output took nothing for ${stalledMs / 1000} s at exit`,
+        `${formatCount(waitingBytes)} bytes of log were not written: standard output took nothing for ${exitStallMs / 1000} s at exit`,
       );
-    return bytes;
   };
 
   // The last chance of what still waits when the process exits without `settle` (a crash, or a
@@ -196,16 +191,10 @@ export function boundedLogDestination(
     try {
       sonic.flushSync();
     } catch {
-      giveUp(waitingBytes, exitStallMs);
+      giveUp();
     }
   };
-  destinationsToFlushAtExit.add(flushAtExit);
-  if (!exitListenerInstalled) {
-    exitListenerInstalled = true;
-    process.on('exit', () => {
-      for (const flush of destinationsToFlushAtExit) flush();
-    });
-  }
+  process.on('exit', flushAtExit);
 
   return {
     stream: {
@@ -222,25 +211,26 @@ export function boundedLogDestination(
     onCaughtUp(callback) {
       report = callback;
     },
-    settle(stallMs = exitStallMs) {
-      if (state !== 'open' || !waiting) return Promise.resolve(0);
+    settle() {
+      if (state !== 'open' || !waiting) return Promise.resolve();
       return new Promise((resolve) => {
         let progressAt = Date.now();
         const onWrite = () => {
           progressAt = Date.now();
         };
-        const finish = (bytes: number) => {
+        const finish = () => {
           clearInterval(check);
           sonic.off('write', onWrite);
-          sonic.off('drain', onDrain);
-          resolve(bytes);
+          sonic.off('drain', finish);
+          resolve();
         };
-        const onDrain = () => finish(0);
         const check = setInterval(() => {
-          if (Date.now() - progressAt >= stallMs) finish(giveUp(waitingBytes, stallMs));
+          if (Date.now() - progressAt < exitStallMs) return;
+          giveUp();
+          finish();
         }, SETTLE_CHECK_MS);
         sonic.on('write', onWrite);
-        sonic.on('drain', onDrain);
+        sonic.on('drain', finish);
       });
     },
   };

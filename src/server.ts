@@ -145,9 +145,7 @@ export async function startServer(
         closing ??= running
           .close()
           .then(() => opened.close())
-          .then(async () => {
-            await destination?.settle();
-          });
+          .then(() => destination?.settle());
         return closing;
       },
     };

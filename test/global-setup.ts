@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../src/db/client.js';
 import { usableClusterTemplate } from '../src/db/cluster-template.js';
+import { START_PARAMS } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
 import { ensureDashboardBuilt } from './helpers/dashboard-build.js';
 import { databaseUrlWithName } from './helpers/database-url.js';
@@ -42,7 +43,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-'));
   // From the build's new-cluster template when there is one (decision 0064): `initdb` is most of the wait.
   const template = usableClusterTemplate();
-  const client = await PGlite.create(template ? { loadDataDir: new Blob([readFileSync(template)]) } : undefined);
+  const client = await PGlite.create({
+    ...(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
+    startParams: START_PARAMS,
+  });
   await migrate(openPglite(client).db);
   const dump = await client.dumpDataDir('none');
   const dumpPath = path.join(dir, 'migrated.tar');

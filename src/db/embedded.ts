@@ -17,9 +17,10 @@ import { CLUSTER_TEMPLATE, usableClusterTemplate } from './cluster-template.js';
  * lists, 4 MB of a 12 MB shared segment. With five, one transaction still locks 1,731 new tables
  * with their keys before "out of shared memory" (measured), twelve times the ~140 relations a new
  * database's migrations lock in their one transaction. WAL buffers of 256 kB: the write-ahead log
- * is written through the file system either way (decision 0060).
+ * is written through the file system either way (decision 0060). The tests open their databases
+ * with the same parameters (decision 0076).
  */
-const START_PARAMS = [
+export const START_PARAMS = [
   ...['--single', '-F', '-O', '-j'],
   ...['-c', 'search_path=public', '-c', 'exit_on_error=false', '-c', 'log_checkpoints=false'],
   ...['-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0', '-c', 'max_parallel_workers_per_gather=0'],

@@ -103,6 +103,18 @@ export const LOG_EXIT_STALL_MS = 5000;
 /** How often a waiting exit looks at standard output's progress. */
 const SETTLE_CHECK_MS = 100;
 
+/**
+ * The exit flush of each destination that has lines waiting. One exit listener serves them all, and
+ * a destination is held here only while it has lines waiting: a process that builds servers one
+ * after another (a test runner, an embedder) adds no listener per server and keeps no closed one.
+ */
+const flushesAtExit = new Set<() => void>();
+let exitListening = false;
+
+function flushWaitingAtExit(): void {
+  for (const flush of flushesAtExit) flush();
+}
+
 /** Says something on standard error without waiting: on a full non-blocking pipe it is lost, not waited for. */
 function tellStderr(message: string): void {
   try {
@@ -161,6 +173,7 @@ export function boundedLogDestination(
   // 'drain': everything waiting has been written (sonic-boom emits it each time it catches up).
   sonic.on('drain', () => {
     waiting = false;
+    flushesAtExit.delete(flushAtExit);
     if (dropped === reported) return;
     const since = dropped - reported;
     reported = dropped;
@@ -170,6 +183,7 @@ export function boundedLogDestination(
     // After giving up, the write under way fails by design; after a failure, nothing is written.
     if (state !== 'open') return;
     state = 'failed';
+    flushesAtExit.delete(flushAtExit);
     tellStderr(
       `standard output failed (${error.code ?? error.message}): log lines are dropped from now on, counted in switchboard_log_lines_dropped_total`,
     );
@@ -177,6 +191,7 @@ export function boundedLogDestination(
 
   const giveUp = () => {
     state = 'given-up';
+    flushesAtExit.delete(flushAtExit);
     if (waitingBytes > 0)
       tellStderr(
         `${formatCount(waitingBytes)} bytes of log were not written: standard output took nothing for ${exitStallMs / 1000} s at exit`,
@@ -194,7 +209,10 @@ export function boundedLogDestination(
       giveUp();
     }
   };
-  process.on('exit', flushAtExit);
+  if (!exitListening) {
+    process.on('exit', flushWaitingAtExit);
+    exitListening = true;
+  }
 
   return {
     stream: {
@@ -203,7 +221,10 @@ export function boundedLogDestination(
           dropped += 1;
           return;
         }
-        waiting = true;
+        if (!waiting) {
+          waiting = true;
+          flushesAtExit.add(flushAtExit);
+        }
         sonic.write(line);
       },
     },

@@ -201,6 +201,46 @@ describe('the JSON log while standard output is not read', () => {
     );
   }, 60_000);
 
+  it('destinations built one after another share one exit listener and keep none that caught up', async () => {
+    // What a test runner or an embedder meets: a server built and closed 50 times in one process.
+    // With lines still waiting in the last destination at exit, they are written by the one listener.
+    const script = [
+      "import { boundedLogDestination } from './src/logging.ts';",
+      "process.on('warning', (warning) => console.error('warning: ' + warning.name));",
+      "const before = process.listenerCount('exit');",
+      'for (let i = 0; i < 50; i++) {',
+      '  const log = boundedLogDestination(1 << 20);',
+      "  log.stream.write(JSON.stringify({ server: i }) + '\\n');",
+      '  await log.settle();',
+      '}',
+      "console.error('exit listeners added: ' + (process.listenerCount('exit') - before));",
+      'const last = boundedLogDestination(1 << 20);',
+      "for (let i = 0; i < 3000; i++) last.stream.write(JSON.stringify({ last: i, pad: 'x'.repeat(100) }) + '\\n');",
+      'process.exit(3);',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { stderr, exited } = unreadStdout(child);
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const ended = new Promise((resolve) => child.stdout.once('end', resolve));
+    child.stdout.resume();
+    expect(await exited).toBe(3);
+    await ended;
+    expect(stderr().trim().split('\n')).toEqual(['exit listeners added: 1']);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => JSON.stringify({ server: i })));
+    // The first of the last lines was being written when the process exited: whether it got out is
+    // the kernel's race, not ours. The 2,999 after it waited, and the exit wrote them.
+    const pad = 'x'.repeat(100);
+    const waited = Array.from({ length: 2999 }, (_, i) => JSON.stringify({ last: i + 1, pad }));
+    expect(lines.slice(-2999)).toEqual(waited);
+  }, 60_000);
+
   it('SWITCHBOARD_LOG_BUFFER_BYTES: 16 MiB by default, from 64 KiB to 1 GiB', () => {
     expect(loadConfig({}).logBufferBytes).toBe(16 * 1024 * 1024);
     expect(loadConfig({ SWITCHBOARD_LOG_BUFFER_BYTES: '65536' }).logBufferBytes).toBe(65_536);

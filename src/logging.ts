@@ -75,7 +75,7 @@ export function readableLines(format: (log: LogLine) => string, write: (line: st
   };
 }
 
-/** Standard output for JSON lines with a budget: what `boundedLogDestination` returns. */
+/** Standard output for log lines (JSON or readable) with a budget: what `boundedLogDestination` returns. */
 export interface LogDestination {
   /** What pino writes the lines to. */
   stream: { write(line: string): void };
@@ -125,10 +125,10 @@ function tellStderr(message: string): void {
 }
 
 /**
- * Standard output for the JSON lines, written without blocking the event loop (sonic-boom, as pino
- * writes by default) but with budgets (decisions 0074 and 0075):
+ * Standard output for the log lines, JSON or readable, written without blocking the event loop
+ * (sonic-boom, as pino writes JSON by default) but with budgets (decisions 0074, 0075 and 0077):
  * - at most `budgetBytes` of lines wait for a standard output that is not read fast enough (a log
- *   collector that stalled). A line that would go past the budget is dropped and counted, where it
+ *   collector that stalled, a terminal stopped with Ctrl-S). A line that would go past the budget is dropped and counted, where it
  *   would have grown the process without bound;
  * - at exit, standard output gets `LOG_EXIT_STALL_MS` without progress, not forever: a collector
  *   that stopped reading does not hold the process after its work is done;
@@ -265,13 +265,19 @@ export function boundedLogDestination(
 export async function serviceLogger(options: {
   level: string;
   format: 'json' | 'pretty';
-  /** Where readable lines go; default standard output. */
+  /** Where readable lines go; default `destination`, or else standard output. */
   write?: (line: string) => void;
-  /** Where JSON lines go; default pino's own standard output, which has no budget. */
+  /**
+   * Where the lines go, JSON or readable, within its budget; default standard output as pino (JSON)
+   * or Node (readable) writes it, which has no budget.
+   */
   destination?: LogDestination;
 }): Promise<FastifyServerOptions['logger']> {
-  const { level, format, write = (line) => process.stdout.write(line), destination } = options;
+  const { level, format, destination } = options;
   if (format === 'json') return { level, ...LOG_REDACTION, ...(destination ? { stream: destination.stream } : {}) };
+  const write =
+    options.write ??
+    (destination ? (line: string) => destination.stream.write(line) : (line: string) => process.stdout.write(line));
   const { prettyFactory } = await import('pino-pretty');
   const pretty = prettyFactory({
     singleLine: true,

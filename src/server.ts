@@ -97,10 +97,10 @@ export async function startServer(
   } = {},
 ): Promise<RunningServer> {
   const format = resolveLogFormat(config.logFormat, options.stdoutIsTerminal ?? false);
-  // JSON lines wait for standard output within a budget (decision 0074). Readable lines need none:
-  // on Linux, Node writes them to a terminal, a file or a pipe synchronously.
-  const destination =
-    options.logger === undefined && format === 'json' ? boundedLogDestination(config.logBufferBytes) : undefined;
+  // Lines wait for standard output within a budget (decision 0074), JSON or readable: Node's own
+  // standard output queues without bound on a pipe that is not read, and blocks the service on a
+  // terminal that is not (Ctrl-S).
+  const destination = options.logger === undefined ? boundedLogDestination(config.logBufferBytes) : undefined;
   const logger = options.logger ?? (await serviceLogger({ level: config.logLevel, format, destination }));
   const opened = await openConfiguredDatabase(config);
   let app: FastifyInstance | undefined;

@@ -29,7 +29,7 @@ afterAll(() => {
  * `switchboard serve` with JSON lines, a 64 KiB budget and its standard output a pipe this test
  * does not read until it says so; standard error is kept.
  */
-async function serve() {
+async function serve(format: 'json' | 'pretty' = 'json') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-log-budget-'));
   dirs.push(dataDir);
   const port = await freePort();
@@ -42,7 +42,7 @@ async function serve() {
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
-      SWITCHBOARD_LOG_FORMAT: 'json',
+      SWITCHBOARD_LOG_FORMAT: format,
       SWITCHBOARD_DATA_DIR: dataDir,
       SWITCHBOARD_LOG_BUFFER_BYTES: String(BUDGET),
     },
@@ -66,15 +66,23 @@ function unreadStdout(child: ChildProcessByStdio<null, Readable, Readable>) {
   return { stderr: () => stderr, exited };
 }
 
-/** Sends `count` requests that are each answered 401 and logged, 25 at a time; returns their statuses. */
-async function sendRequests(url: string, count: number): Promise<Record<number, number>> {
+/**
+ * A path whose readable log line is as long as a JSON one (~330 bytes): `serve`'s standard output is
+ * a socket pair, which holds a few hundred KB before the budget is reached, so short lines would
+ * not reach it.
+ */
+const LONG_PATH = `/v1/${'x'.repeat(290)}`;
+
+/** Sends `count` requests to `path` (answered 401, or 404 for `LONG_PATH`, and logged), 25 at a time; returns their statuses. */
+async function sendRequests(url: string, count: number, path = '/v1/agents'): Promise<Record<number, number>> {
   const statuses = new Map<number, number>();
   let next = 0;
   await Promise.all(
     Array.from({ length: 25 }, async () => {
       while (next < count) {
         next += 1;
-        const response = await fetch(`${url}/v1/agents`);
+        // A service blocked on its log would leave the request unanswered: a failure, not a hang.
+        const response = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(10_000) });
         await response.arrayBuffer();
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       }
@@ -90,7 +98,7 @@ async function metric(url: string, name: string): Promise<number> {
   return Number(line.slice(name.length + 1));
 }
 
-describe('the JSON log while standard output is not read', () => {
+describe('the log while standard output is not read', () => {
   it('keeps at most SWITCHBOARD_LOG_BUFFER_BYTES waiting, counts every line past it, and says so once the output moves', async () => {
     const { child, url, stderr, exited } = await serve();
     // Nothing reads: the requests are answered all the same, each leaving one line to write.
@@ -139,6 +147,81 @@ describe('the JSON log while standard output is not read', () => {
     expect(await exited).toBe(0);
     await until('the last line to be read', () => lines().some((line) => line.msg === 'shutting down'));
     expect(stderr()).toBe('');
+  }, 90_000);
+
+  it('readable lines (SWITCHBOARD_LOG_FORMAT=pretty) have the same budget, and say in a readable line what was dropped', async () => {
+    // Before, readable lines went through Node's own standard output, which queues without bound on
+    // a pipe that is not read: nothing was dropped and the process grew with every request.
+    const { child, url, stderr, exited } = await serve('pretty');
+    expect(await sendRequests(url, REQUESTS, LONG_PATH)).toEqual({ 404: REQUESTS });
+    const dropped = await metric(url, 'switchboard_log_lines_dropped_total');
+    expect(dropped).toBeGreaterThan(0);
+
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+    });
+    child.stdout.resume();
+    const notice =
+      /^\[\d\d:\d\d:\d\d\] WARN: (1 log line was|[\d,]+ log lines were) dropped: standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES \(65,536 bytes\) behind/m;
+    await until('the dropped lines to be reported', () => notice.test(output));
+    const written = output.split('\n').filter((line) => line.includes(`INFO: GET ${LONG_PATH} → 404`)).length;
+    expect(written).toBeGreaterThan(0);
+    // The scrape's own line may be dropped too, after the figure was read.
+    expect(written + dropped).toBeGreaterThanOrEqual(REQUESTS);
+    expect(written + dropped).toBeLessThanOrEqual(REQUESTS + 1);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await until('the last line to be read', () => output.includes('INFO: shutting down'));
+    expect(stderr()).toBe('');
+  }, 90_000);
+
+  it('a terminal that stops reading (Ctrl-S) does not stop the service: its lines wait within the budget', async () => {
+    // `script` gives the service a terminal and reads it; stopping `script` is a terminal whose
+    // reader stopped, as Ctrl-S does. Node writes to a terminal synchronously: before, the service
+    // stopped answering once the terminal's buffer was full.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-log-budget-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const command = `exec '${process.execPath}' --import tsx src/cli.ts serve`;
+    const terminal = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '/tmp',
+        SHELL: '/bin/sh',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        SWITCHBOARD_DATA_DIR: dataDir,
+        SWITCHBOARD_LOG_BUFFER_BYTES: String(BUDGET),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const { exited } = unreadStdout(terminal);
+    let output = '';
+    terminal.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+    });
+    terminal.stdout.resume();
+    try {
+      await until('the server to answer', () => answersHealthz(url), 45_000);
+      // The readable format, chosen because standard output is a terminal.
+      await until('the ready line', () => /INFO.*Switchboard ready/.test(output));
+      process.kill(terminal.pid as number, 'SIGSTOP');
+
+      expect(await sendRequests(url, REQUESTS, LONG_PATH)).toEqual({ 404: REQUESTS });
+      expect(await metric(url, 'switchboard_log_lines_dropped_total')).toBeGreaterThan(0);
+    } finally {
+      process.kill(terminal.pid as number, 'SIGCONT');
+      // The service, the shell's `exec` made it `script`'s child: ended as a person ends it, Ctrl-C.
+      process.kill(-(terminal.pid as number), 'SIGINT');
+    }
+    expect(await exited).toBe(0);
   }, 90_000);
 
   it('at exit, gives standard output 5 s without progress, then says on standard error what it gave up, and exits', async () => {

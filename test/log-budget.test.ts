@@ -73,6 +73,15 @@ function unreadStdout(child: ChildProcessByStdio<null, Readable, Readable>) {
  */
 const LONG_PATH = `/v1/${'x'.repeat(290)}`;
 
+/** Runs `lines` as an ES module in a new Node process (TypeScript through tsx), `boundedLogDestination` imported. */
+function runScript(lines: string[]) {
+  const script = ["import { boundedLogDestination } from './src/logging.ts';", ...lines].join('\n');
+  return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /** Sends `count` requests to `path` (answered 401, or 404 for `LONG_PATH`, and logged), 25 at a time; returns their statuses. */
 async function sendRequests(url: string, count: number, path = '/v1/agents'): Promise<Record<number, number>> {
   const statuses = new Map<number, number>();
@@ -267,15 +276,11 @@ describe('the log while standard output is not read', () => {
   it('a process that crashes with lines waiting gives them the same budget at exit, then exits with its code', async () => {
     // What a crash meets: no shutdown of ours runs, only the exit listener (a 0.2 s budget here).
     const script = [
-      "import { boundedLogDestination } from './src/logging.ts';",
       'const log = boundedLogDestination(1 << 20, { stallMs: 200 });',
       "for (let i = 0; i < 20000; i++) log.stream.write(JSON.stringify({ i, pad: 'x'.repeat(100) }) + '\\n');",
       "throw new Error('crashed with 2 MB of log waiting');",
-    ].join('\n');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    ];
+    const child = runScript(script);
     const { stderr, exited } = unreadStdout(child);
     expect(await exited).toBe(1);
     expect(stderr()).toContain('crashed with 2 MB of log waiting');
@@ -288,7 +293,6 @@ describe('the log while standard output is not read', () => {
     // What a test runner or an embedder meets: a server built and closed 50 times in one process.
     // With lines still waiting in the last destination at exit, they are written by the one listener.
     const script = [
-      "import { boundedLogDestination } from './src/logging.ts';",
       "process.on('warning', (warning) => console.error('warning: ' + warning.name));",
       "const before = process.listenerCount('exit');",
       'for (let i = 0; i < 50; i++) {',
@@ -300,11 +304,8 @@ describe('the log while standard output is not read', () => {
       'const last = boundedLogDestination(1 << 20);',
       "for (let i = 0; i < 3000; i++) last.stream.write(JSON.stringify({ last: i, pad: 'x'.repeat(100) }) + '\\n');",
       'process.exit(3);',
-    ].join('\n');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    ];
+    const child = runScript(script);
     const { stderr, exited } = unreadStdout(child);
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

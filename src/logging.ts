@@ -128,8 +128,8 @@ function tellStderr(message: string): void {
  * Standard output for the log lines, JSON or readable, written without blocking the event loop
  * (sonic-boom, as pino writes JSON by default) but with budgets (decisions 0074, 0075 and 0077):
  * - at most `budgetBytes` of lines wait for a standard output that is not read fast enough (a log
- *   collector that stalled, a terminal stopped with Ctrl-S). A line that would go past the budget is dropped and counted, where it
- *   would have grown the process without bound;
+ *   collector that stalled, a terminal stopped with Ctrl-S). A line that would go past the budget
+ *   is dropped and counted, where it would have grown the process without bound;
  * - at exit, standard output gets `LOG_EXIT_STALL_MS` without progress, not forever: a collector
  *   that stopped reading does not hold the process after its work is done;
  * - an error writing (`EPIPE`: the reader is gone) ends the writing, said once on standard error;

@@ -1,4 +1,5 @@
-import { writeSync } from 'node:fs';
+import { constants, openSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import type { FastifyServerOptions } from 'fastify';
 import sonicBoom from 'sonic-boom';
 import { formatCount } from './lib/format-count.js';
@@ -115,10 +116,37 @@ function flushWaitingAtExit(): void {
   for (const flush of flushesAtExit) flush();
 }
 
-/** Says something on standard error without waiting: on a full non-blocking pipe it is lost, not waited for. */
+/** The descriptors the log writes to, found once per process (`nonBlockingFd`). */
+const reopened = new Map<number, number>();
+
+/**
+ * Where the log writes standard output (1) or standard error (2): that descriptor, or, when it is a
+ * terminal, the same terminal opened again without blocking (decision 0077). A terminal's
+ * descriptor blocks, and it is shared with the shell, so it cannot be made non-blocking in place
+ * (libuv opens a terminal again for the same reason): a write to a terminal stopped with Ctrl-S
+ * would wait, on one of libuv's threads that Node's exit then waits for, or on the event loop.
+ * Opened again, the write is refused (`EAGAIN`) as on a pipe, and the budgets apply. Where the
+ * terminal cannot be opened again (no `/proc`), the descriptor as it is.
+ */
+function nonBlockingFd(fd: 1 | 2): number {
+  let found = reopened.get(fd);
+  if (found !== undefined) return found;
+  found = fd;
+  if (isatty(fd)) {
+    try {
+      found = openSync(`/proc/self/fd/${fd}`, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    } catch {
+      // The descriptor as it is: a stopped terminal holds the write, as it holds Node's own.
+    }
+  }
+  reopened.set(fd, found);
+  return found;
+}
+
+/** Says something on standard error without waiting: on a full pipe or a stopped terminal it is lost, not waited for. */
 function tellStderr(message: string): void {
   try {
-    writeSync(2, `switchboard: ${message}\n`);
+    writeSync(nonBlockingFd(2), `switchboard: ${message}\n`);
   } catch {
     // Standard error cannot take it either; nothing is left to tell.
   }
@@ -155,7 +183,7 @@ export function boundedLogDestination(
   let exitFlush: { progressAt: number; bytes: number } | undefined;
 
   const sonic = new SonicBoom({
-    fd: 1,
+    fd: nonBlockingFd(1),
     sync: false,
     maxLength: budgetBytes,
     // Called each time standard output refuses a write (full pipe): whether to try again.

@@ -1,5 +1,5 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -225,9 +225,22 @@ describe('the log while standard output is not read', () => {
 
       expect(await sendRequests(url, REQUESTS, LONG_PATH)).toEqual({ 404: REQUESTS });
       expect(await metric(url, 'switchboard_log_lines_dropped_total')).toBeGreaterThan(0);
+
+      // Ctrl-C with the terminal still stopped: the service gives the terminal its 5 s and exits,
+      // rather than wait for it. The service is `script`'s child (the shell's `exec`); once it has
+      // exited, the stopped `script` cannot reap it, so it shows as a zombie until `script` goes on.
+      const [service] = readFileSync(`/proc/${terminal.pid}/task/${terminal.pid}/children`, 'utf8').trim().split(' ');
+      process.kill(Number(service), 'SIGINT');
+      await until(
+        'the service to exit, its terminal still stopped',
+        () =>
+          !existsSync(`/proc/${service}`) ||
+          readFileSync(`/proc/${service}/stat`, 'utf8').split(') ')[1]?.startsWith('Z'),
+        20_000,
+      );
     } finally {
       process.kill(terminal.pid as number, 'SIGCONT');
-      // The service, the shell's `exec` made it `script`'s child: ended as a person ends it, Ctrl-C.
+      // Whatever is still running (after a failure), ended as a person ends it, Ctrl-C.
       process.kill(-(terminal.pid as number), 'SIGINT');
     }
     expect(await exited).toBe(0);

@@ -26,19 +26,24 @@ afterAll(() => {
 });
 
 /**
- * `switchboard serve` with JSON lines, a 64 KiB budget and its standard output a pipe this test
- * does not read until it says so; standard error is kept.
+ * `switchboard serve` with JSON lines (or `format`), a 64 KiB budget and its standard output a pipe
+ * this test does not read until it says so; standard error is kept. With `terminal`, the service
+ * runs under `script` (util-linux), which gives it a real terminal and copies that terminal to the
+ * pipe: stopping `script` is a terminal whose reader stopped, as Ctrl-S does. `child` is then
+ * `script`, in a process group of its own.
  */
-async function serve(format: 'json' | 'pretty' = 'json') {
+async function serve(format: 'json' | 'pretty' | 'auto' = 'json', { terminal = false } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-log-budget-'));
   dirs.push(dataDir);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const command = [process.execPath, '--import', 'tsx', 'src/cli.ts', 'serve'];
+  const options = {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
+      SHELL: '/bin/sh',
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
@@ -46,8 +51,26 @@ async function serve(format: 'json' | 'pretty' = 'json') {
       SWITCHBOARD_DATA_DIR: dataDir,
       SWITCHBOARD_LOG_BUFFER_BYTES: String(BUDGET),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+    stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+  };
+  // Under `script`, the shell's `exec` makes the service `script`'s own child.
+  const child = terminal
+    ? spawn(
+        'script',
+        [
+          '--quiet',
+          '--flush',
+          '--return',
+          '--command',
+          `exec ${command.map((word) => `'${word}'`).join(' ')}`,
+          '/dev/null',
+        ],
+        {
+          ...options,
+          detached: true,
+        },
+      )
+    : spawn(command[0] as string, command.slice(1), options);
   const watched = unreadStdout(child);
   await until('the server to answer', () => answersHealthz(url), 45_000);
   return { child, url, ...watched };
@@ -72,6 +95,18 @@ function unreadStdout(child: ChildProcessByStdio<null, Readable, Readable>) {
  * not reach it.
  */
 const LONG_PATH = `/v1/${'x'.repeat(290)}`;
+
+/** Reads `child`'s standard output from now on: what it wrote so far, and when it ended. */
+function readStdout(child: ChildProcessByStdio<null, Readable, Readable>) {
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const ended = new Promise<void>((resolve) => child.stdout.once('end', resolve));
+  child.stdout.resume();
+  return { output: () => output, ended };
+}
 
 /** Runs `lines` as an ES module in a new Node process (TypeScript through tsx), `boundedLogDestination` imported. */
 function runScript(lines: string[]) {
@@ -114,14 +149,9 @@ describe('the log while standard output is not read', () => {
     expect(await sendRequests(url, REQUESTS)).toEqual({ 401: REQUESTS });
 
     // Read from here on; the service reports what it dropped once what waited is written.
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-    });
-    child.stdout.resume();
+    const { output } = readStdout(child);
     const lines = () =>
-      output
+      output()
         .split('\n')
         .filter((line) => line.trim() !== '')
         .map((line) => JSON.parse(line) as Record<string, any>);
@@ -166,16 +196,13 @@ describe('the log while standard output is not read', () => {
     const dropped = await metric(url, 'switchboard_log_lines_dropped_total');
     expect(dropped).toBeGreaterThan(0);
 
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-    });
-    child.stdout.resume();
+    const { output } = readStdout(child);
     const notice =
       /^\[\d\d:\d\d:\d\d\] WARN: (1 log line was|[\d,]+ log lines were) dropped: standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES \(65,536 bytes\) behind/m;
-    await until('the dropped lines to be reported', () => notice.test(output));
-    const written = output.split('\n').filter((line) => line.includes(`INFO: GET ${LONG_PATH} → 404`)).length;
+    await until('the dropped lines to be reported', () => notice.test(output()));
+    const written = output()
+      .split('\n')
+      .filter((line) => line.includes(`INFO: GET ${LONG_PATH} → 404`)).length;
     expect(written).toBeGreaterThan(0);
     // The scrape's own line may be dropped too, after the figure was read.
     expect(written + dropped).toBeGreaterThanOrEqual(REQUESTS);
@@ -183,44 +210,18 @@ describe('the log while standard output is not read', () => {
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await until('the last line to be read', () => output.includes('INFO: shutting down'));
+    await until('the last line to be read', () => output().includes('INFO: shutting down'));
     expect(stderr()).toBe('');
   }, 90_000);
 
   it('a terminal that stops reading (Ctrl-S) does not stop the service: its lines wait within the budget', async () => {
-    // `script` gives the service a terminal and reads it; stopping `script` is a terminal whose
-    // reader stopped, as Ctrl-S does. Node writes to a terminal synchronously: before, the service
-    // stopped answering once the terminal's buffer was full.
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-log-budget-'));
-    dirs.push(dataDir);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const command = `exec '${process.execPath}' --import tsx src/cli.ts serve`;
-    const terminal = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        SHELL: '/bin/sh',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info',
-        SWITCHBOARD_DATA_DIR: dataDir,
-        SWITCHBOARD_LOG_BUFFER_BYTES: String(BUDGET),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const { exited } = unreadStdout(terminal);
-    let output = '';
-    terminal.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-    });
-    terminal.stdout.resume();
+    // Node writes to a terminal synchronously: before, the service stopped answering once the
+    // terminal's buffer was full.
+    const { child: terminal, url, exited } = await serve('auto', { terminal: true });
+    const { output } = readStdout(terminal);
     try {
-      await until('the server to answer', () => answersHealthz(url), 45_000);
       // The readable format, chosen because standard output is a terminal.
-      await until('the ready line', () => /INFO.*Switchboard ready/.test(output));
+      await until('the ready line', () => /INFO.*Switchboard ready/.test(output()));
       process.kill(terminal.pid as number, 'SIGSTOP');
 
       expect(await sendRequests(url, REQUESTS, LONG_PATH)).toEqual({ 404: REQUESTS });
@@ -320,16 +321,11 @@ describe('the log while standard output is not read', () => {
     ];
     const child = runScript(script);
     const { stderr, exited } = unreadStdout(child);
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    const ended = new Promise((resolve) => child.stdout.once('end', resolve));
-    child.stdout.resume();
+    const { output, ended } = readStdout(child);
     expect(await exited).toBe(3);
     await ended;
     expect(stderr().trim().split('\n')).toEqual(['exit listeners added: 1']);
-    const lines = stdout.trim().split('\n');
+    const lines = output().trim().split('\n');
     expect(lines.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, i) => JSON.stringify({ server: i })));
     // The first of the last lines was being written when the process exited: whether it got out is
     // the kernel's race, not ours. The 2,999 after it waited, and the exit wrote them.

@@ -81,6 +81,19 @@ describe("the deliveries table's pages", () => {
     );
     if (!tail) throw new Error('no deliveries');
     expect(tail.before).toBeGreaterThan(OLD_DELIVERIES * 0.9);
+    const oldDeliveriesPlan = () =>
+      indexScanPlan(
+        db,
+        sql`select count(*) from deliveries where organization_id = ${org.organization.id} and id >= 'dlv_old' and id < ${tail.last}`,
+      );
+    // Where this starts from: the full pages all-visible. A transaction of the app's background work
+    // open while `vacuum` ran (on two busy cores it can be) keeps vacuum from marking them: again.
+    await expect
+      .poll(async () => {
+        await db.execute(sql`vacuum deliveries`);
+        return oldDeliveriesPlan();
+      })
+      .toContain('"Heap Fetches":0');
 
     // New calls through click to call, each ended by the simulator at once, its outcome delivered.
     // Their deliveries' ids (`dlv_` and the time) sort before the older ones' (`dlv_old…`).
@@ -115,10 +128,7 @@ describe("the deliveries table's pages", () => {
 
     // And nothing was written on the full pages meanwhile (a row put there, then moved on): an
     // index-only scan of their deliveries still reads none of them from the heap.
-    const plan = await indexScanPlan(
-      db,
-      sql`select count(*) from deliveries where organization_id = ${org.organization.id} and id >= 'dlv_old' and id < ${tail.last}`,
-    );
+    const plan = await oldDeliveriesPlan();
     expect(plan).toContain('"Node Type":"Index Only Scan"');
     expect(plan).toContain(`"Actual Rows":${tail.before}`);
     expect(plan).toContain('"Heap Fetches":0');

@@ -70,6 +70,20 @@ const FAILED_REASON_SQL = sql`case n.result
 export function createSchedulerRepository(db: Db) {
   return {
     /**
+     * What a tick has to look at: `campaigns`, a running campaign (calls to place, a campaign to
+     * complete); `attempts`, an attempt placing or placed (a call to settle, an abandoned placing to
+     * recover). One statement, each half a probe of the partial index kept for exactly that set: a
+     * worker with no campaign under way asks the database this alone each tick (decision 0078).
+     */
+    async work(): Promise<{ campaigns: boolean; attempts: boolean }> {
+      const result = await db.execute(sql`
+        select exists (select 1 from campaigns where state = 'running' and deleted_at is null) as campaigns,
+               exists (select 1 from campaign_attempts where state in ('placing', 'placed')) as attempts`);
+      const [row] = rowsOf<{ campaigns: boolean; attempts: boolean }>(result);
+      return { campaigns: row?.campaigns === true, attempts: row?.attempts === true };
+    },
+
+    /**
      * Settles up to `limit` attempts whose call ended (not those whose start was refused or
      * abandoned: their placer or the recovery settles them) in one statement: the attempt gets the
      * call's outcome and result, the contact is done (answered), retrying (due `delayMinutes` from

@@ -217,29 +217,38 @@ export function createCampaignScheduler(deps: CampaignSchedulerDeps) {
     await repository.markRefused(refused, now());
   }
 
-  /** One pass of the four steps. */
+  /**
+   * One pass of the four steps, each only where there is something for it: steps 1 and 2 need an
+   * attempt placing or placed, steps 3 and 4 a running campaign. With neither, the pass is one
+   * statement (decision 0078).
+   */
   async function tick(): Promise<void> {
-    // 1. Settle attempts whose call ended (a batch per tick; more wait for the next).
-    await repository.settle(now(), BATCH);
-    // 2. Recover attempts whose process died while placing them.
-    const abandoned = await repository.abandonedCalls(deps.leaseSeconds, BATCH);
-    for (const callId of abandoned) {
-      await calls.failStart(
-        callId,
-        'The process placing this campaign call stopped before the provider answered; the call never started',
-        'not_started',
-      );
+    const work = await repository.work();
+    if (work.attempts) {
+      // 1. Settle attempts whose call ended (a batch per tick; more wait for the next).
+      await repository.settle(now(), BATCH);
+      // 2. Recover attempts whose process died while placing them.
+      const abandoned = await repository.abandonedCalls(deps.leaseSeconds, BATCH);
+      for (const callId of abandoned) {
+        await calls.failStart(
+          callId,
+          'The process placing this campaign call stopped before the provider answered; the call never started',
+          'not_started',
+        );
+      }
+      await repository.recover(deps.leaseSeconds, now());
     }
-    await repository.recover(deps.leaseSeconds, now());
-    // 3. Place due calls, campaign by campaign.
-    const at = now();
-    const due = await repository.dueCampaigns(at, BATCH);
-    for (const campaignId of due) {
-      const accepted = await placeCampaign(campaignId, at);
-      if (accepted.length > 0) await start(accepted);
+    if (work.campaigns) {
+      // 3. Place due calls, campaign by campaign.
+      const at = now();
+      const due = await repository.dueCampaigns(at, BATCH);
+      for (const campaignId of due) {
+        const accepted = await placeCampaign(campaignId, at);
+        if (accepted.length > 0) await start(accepted);
+      }
+      // 4. Complete campaigns whose every contact is final.
+      await repository.complete(now());
     }
-    // 4. Complete campaigns whose every contact is final.
-    await repository.complete(now());
   }
 
   let stopped = true;

@@ -194,12 +194,68 @@ async function measure(spec: LoadSpec, serverPid: number, database?: string): Pr
   };
 }
 
-/** CPU the server uses with no request, in ms per second: its periodic jobs (sweep, scheduler, publishing). */
-async function idleCpuMsPerSecond(serverPid: number, forMs = 3000): Promise<number> {
-  const since = performance.now();
-  const before = await processCpuMs(serverPid);
+interface Idle {
+  /** CPU the server used, in ms per second: its periodic jobs (sweep, scheduler, publishing, claims). */
+  serverMsPerSecond: number;
+  /** On PostgreSQL: its backends' CPU for the server's database, in ms per second. */
+  postgresMsPerSecond?: number;
+  /** On PostgreSQL: transactions the server's database committed or rolled back, a second. */
+  transactionsPerSecond?: number;
+}
+
+/** Transactions of `database` so far (PostgreSQL counts them as its backends report, about every second). */
+async function transactionsOf(database: string): Promise<number> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ n: string }>(
+      'select pg_stat_clear_snapshot(), xact_commit + xact_rollback as n from pg_stat_database where datname = $1',
+      [database],
+    );
+    return Number(rows[0]?.n ?? Number.NaN);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * What the server costs with no request, over `forMs`: its CPU and, with a database of ours, that
+ * database's backends' CPU and its transactions. 10 s by default: an idle backend reports its
+ * transactions to PostgreSQL's statistics up to 10 s late, so a short window can miss them.
+ */
+async function measureIdle(serverPid: number, database?: string, forMs = 10_000): Promise<Idle> {
+  const snapshot = async () => ({
+    at: performance.now(),
+    server: await processCpuMs(serverPid),
+    backends: database === undefined ? undefined : await backendsOf(database, await postgresCpuMs()),
+    transactions: database === undefined ? undefined : await transactionsOf(database),
+  });
+  const before = await snapshot();
   await sleep(forMs);
-  return ((await processCpuMs(serverPid)) - before) / ((performance.now() - since) / 1000);
+  const after = await snapshot();
+  const seconds = (after.at - before.at) / 1000;
+  return {
+    serverMsPerSecond: (after.server - before.server) / seconds,
+    postgresMsPerSecond:
+      before.backends && after.backends ? postgresCpuDelta(before.backends, after.backends) / seconds : undefined,
+    transactionsPerSecond:
+      before.transactions === undefined || after.transactions === undefined
+        ? undefined
+        : (after.transactions - before.transactions) / seconds,
+  };
+}
+
+function idleRow(engine: string, idle: Idle): Row {
+  const database =
+    idle.postgresMsPerSecond === undefined
+      ? ''
+      : ` PostgreSQL's backends ${idle.postgresMsPerSecond.toFixed(1)} ms/s; ${idle.transactionsPerSecond?.toFixed(1)} transactions a second (pg_stat_database).`;
+  return {
+    name: `idle server, no request for 10 s (${engine}; its CPU)`,
+    value: idle.serverMsPerSecond,
+    unit: 'ms/s',
+    note: `The periodic jobs of the default configuration.${database}`,
+  };
 }
 
 /** How long one run may wait in all for the machine to go quiet before a load. */
@@ -613,8 +669,10 @@ async function measurePaths(
   rows: Row[],
   notes: string[],
 ): Promise<void> {
+  log(`${engine}: idle`);
+  const idle = await measureIdle(server.child.pid, database);
+  rows.push(idleRow(engine, idle));
   log(`${engine}: reject path`);
-  const idle = await idleCpuMsPerSecond(server.child.pid);
   const reject = await measureSteady(
     // Refusals are held about a second each (decision 0029): enough connections that the server
     // refuses thousands a second, as in a flood, so that its idle work weighs little per refusal.
@@ -623,7 +681,12 @@ async function measurePaths(
     database,
   );
   rows.push(
-    rejectRow(`reject, bad signature 403 (${engine}; CPU × paced floor)`, reject, { rejectFloor, unpacedFloor }, idle),
+    rejectRow(
+      `reject, bad signature 403 (${engine}; CPU × paced floor)`,
+      reject,
+      { rejectFloor, unpacedFloor },
+      idle.serverMsPerSecond,
+    ),
   );
   log(`${engine}: accept path`);
   const accept = await measureSteady(

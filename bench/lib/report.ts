@@ -2,7 +2,8 @@
 export interface Row {
   name: string;
   value: number | null;
-  unit: 'req/s' | 'MB' | 's' | 'ms';
+  /** `ms/s`: CPU time a second, as an idle process's. */
+  unit: 'req/s' | 'MB' | 's' | 'ms' | 'ms/s';
   /** For throughput: this figure over the floor's. */
   ratio?: number;
   p50Ms?: number;
@@ -40,6 +41,7 @@ function formatValue(row: Row): string {
   if (row.unit === 'req/s') return `${Math.round(row.value).toLocaleString('en-US')} req/s`;
   if (row.unit === 'MB') return `${row.value.toFixed(0)} MB`;
   if (row.unit === 'ms') return `${row.value.toFixed(2)} ms`;
+  if (row.unit === 'ms/s') return `${row.value.toFixed(1)} ms/s`;
   return `${row.value.toFixed(2)} s`;
 }
 

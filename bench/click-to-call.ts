@@ -156,18 +156,26 @@ async function backendsOf(database: string, all: Map<string, number>): Promise<M
   return backends;
 }
 
-async function measure(spec: LoadSpec, serverPid: number, database?: string): Promise<Measured> {
-  const snapshot = async () => {
-    const postgres = await postgresCpuMs();
-    return {
-      at: performance.now(),
-      server: await processCpuMs(serverPid),
-      postgres,
-      database: database === undefined ? postgres : await backendsOf(database, postgres),
-      machine: await machineCpuMs(),
-      self: process.cpuUsage(),
-    };
+/**
+ * CPU used so far by the server, by every `postgres` process, and by the backends of `database`
+ * (every `postgres` process when there is none of ours), with when it was read.
+ */
+async function serverAndDatabaseCpu(serverPid: number, database?: string) {
+  const postgres = await postgresCpuMs();
+  return {
+    at: performance.now(),
+    server: await processCpuMs(serverPid),
+    postgres,
+    database: database === undefined ? postgres : await backendsOf(database, postgres),
   };
+}
+
+async function measure(spec: LoadSpec, serverPid: number, database?: string): Promise<Measured> {
+  const snapshot = async () => ({
+    ...(await serverAndDatabaseCpu(serverPid, database)),
+    machine: await machineCpuMs(),
+    self: process.cpuUsage(),
+  });
   const before = await snapshot();
   const result = await runLoad(spec);
   const after = await snapshot();
@@ -219,25 +227,28 @@ async function transactionsOf(database: string): Promise<number> {
 }
 
 /**
- * What the server costs with no request, over `forMs`: its CPU and, with a database of ours, that
- * database's backends' CPU and its transactions. 10 s by default: an idle backend reports its
- * transactions to PostgreSQL's statistics up to 10 s late, so a short window can miss them.
+ * How long an idle server is watched: an idle backend reports its transactions to PostgreSQL's
+ * statistics up to 10 s late, so a shorter window can miss them.
  */
-async function measureIdle(serverPid: number, database?: string, forMs = 10_000): Promise<Idle> {
+const IDLE_MS = 10_000;
+
+/**
+ * What the server costs with no request, over IDLE_MS: its CPU and, with a database of ours, that
+ * database's backends' CPU and its transactions.
+ */
+async function measureIdle(serverPid: number, database?: string): Promise<Idle> {
   const snapshot = async () => ({
-    at: performance.now(),
-    server: await processCpuMs(serverPid),
-    backends: database === undefined ? undefined : await backendsOf(database, await postgresCpuMs()),
+    ...(await serverAndDatabaseCpu(serverPid, database)),
     transactions: database === undefined ? undefined : await transactionsOf(database),
   });
   const before = await snapshot();
-  await sleep(forMs);
+  await sleep(IDLE_MS);
   const after = await snapshot();
   const seconds = (after.at - before.at) / 1000;
   return {
     serverMsPerSecond: (after.server - before.server) / seconds,
     postgresMsPerSecond:
-      before.backends && after.backends ? postgresCpuDelta(before.backends, after.backends) / seconds : undefined,
+      database === undefined ? undefined : postgresCpuDelta(before.database, after.database) / seconds,
     transactionsPerSecond:
       before.transactions === undefined || after.transactions === undefined
         ? undefined
@@ -251,7 +262,7 @@ function idleRow(engine: string, idle: Idle): Row {
       ? ''
       : ` PostgreSQL's backends ${idle.postgresMsPerSecond.toFixed(1)} ms/s; ${idle.transactionsPerSecond?.toFixed(1)} transactions a second (pg_stat_database).`;
   return {
-    name: `idle server, no request for 10 s (${engine}; its CPU)`,
+    name: `idle server, no request for ${IDLE_MS / 1000} s (${engine}; its CPU)`,
     value: idle.serverMsPerSecond,
     unit: 'ms/s',
     note: `The periodic jobs of the default configuration.${database}`,

@@ -50,8 +50,13 @@ export function createDeliveriesModule(
     module: {
       managementRoutes: [(app) => deliveriesRoutes(app, { auth, deliveries })],
       start: worker ? () => worker.start() : undefined,
-      // Claiming stops; attempts under way finish or go back to the queue.
-      close: worker ? () => worker.stop() : undefined,
+      // Claiming stops; attempts under way finish or go back to the queue, and the other processes'
+      // workers, which may be sleeping until their next due delivery (decision 0079), hear of them.
+      close: worker
+        ? async () => {
+            if (await worker.stop()) await due.announceNow();
+          }
+        : undefined,
     } satisfies DomainModule,
   };
 }

@@ -228,6 +228,11 @@ export interface ClaimResult {
    * work is waiting for this worker's per-integration room, which a finishing attempt frees.
    */
   dueCount: number;
+  /**
+   * How long until the soonest pending delivery that was not due falls due (a retry, or a claim whose
+   * lease lapses), by the database's clock; null when there is none. The worker sleeps until then.
+   */
+  nextDueInMs: number | null;
 }
 
 export function createDeliveriesRepository(
@@ -396,7 +401,11 @@ export function createDeliveriesRepository(
           from picked where d.id = picked.id and ${probeOnly(sql`d.id`)}
           returning d.id, d.claim, d.call_id, d.integration_id, d.webhook_id, d.retries_used, d.final_attempt, d.payload
         )
-        select due_count.n as due_count, sent.* from (select count(*)::int as n from due) due_count
+        select due_count.n as due_count, (
+          select extract(epoch from min(p.next_attempt_at) - now())::float8 * 1000 from deliveries p
+          where p.state = 'pending' and p.next_attempt_at > now() and ${probeOnly(sql`p.id`)}
+        ) as next_due_ms, sent.*
+        from (select count(*)::int as n from due) due_count
         left join (
           select claimed.*, i.url, i.enabled, i.disabled_reason, i.authorization_sealed, i.signing, i.signing_secret_sealed,
             case when i.previous_secret_expires_at > now() then i.previous_secret_sealed end as previous_secret_sealed,
@@ -414,6 +423,7 @@ export function createDeliveriesRepository(
       return {
         deliveries: rows.filter((row) => row.id !== null).map(toClaimed),
         dueCount: Number(rows[0]?.due_count ?? 0),
+        nextDueInMs: rows[0]?.next_due_ms == null ? null : Math.ceil(Number(rows[0].next_due_ms)),
       };
     },
 

@@ -24,8 +24,14 @@ export interface DeliveryWorkerDeps {
   perIntegration?: number;
   /** How long a claim lasts: a delivery whose worker died is claimed again after it. Default 50. */
   leaseSeconds?: number;
-  /** How often an idle worker looks for due retries, default 500 ms (new deliveries wake it at once). */
-  pollIntervalMs?: number;
+  /**
+   * How long an idle worker waits at most before it looks again, default 5 s (decision 0079). It
+   * wakes by itself when the soonest pending delivery it knows of falls due (a retry, a lapsing
+   * lease), and at once on news (a call ended, a delivery retried by hand, a slot freed); this bounds
+   * only what no claim of its own could have seen: a retry or a claim another process wrote since,
+   * and then died.
+   */
+  maxIdleMs?: number;
   /** How long `stop` lets attempts under way finish before abandoning them, default 10 s. */
   shutdownGraceMs?: number;
   random?: () => number;
@@ -52,10 +58,11 @@ function resultOf(completion: DeliveryCompletion): string {
  */
 const BACKLOG_CLAIM_SPACING_MS = 5;
 /**
- * Claims that fail (the database is away) are tried again after a pause that doubles up to this:
- * a long outage costs a log line every few seconds, not two a second. News (the change feed
- * reconnected, a call ended) still wakes the worker at once.
+ * Claims that fail (the database is away) are tried again after a pause that starts at the first and
+ * doubles up to the second: a long outage costs a log line every few seconds, not two a second. News
+ * (the change feed reconnected, a call ended) still wakes the worker at once.
  */
+const FIRST_FAILURE_PAUSE_MS = 500;
 const MAX_FAILURE_PAUSE_MS = 5000;
 
 function payloadCall(call: ClaimedCall) {
@@ -79,7 +86,7 @@ export function createDeliveryWorker({
   maxInFlight = 256,
   perIntegration = 16,
   leaseSeconds = 50,
-  pollIntervalMs = 500,
+  maxIdleMs = 5000,
   shutdownGraceMs = 10_000,
   random = Math.random,
   onError,
@@ -102,6 +109,14 @@ export function createDeliveryWorker({
   /** Claims failed in a row. */
   let failures = 0;
   let wakeUp: (() => void) | undefined;
+  /** Deliveries were given back to the queue by a shutdown, due at once for another worker. */
+  let gaveBack = false;
+  /** Moves the pause under way to end by `at` (a `performance.now()` time) if that is sooner. */
+  let endPauseBy: ((at: number) => void) | undefined;
+  /** When the soonest pending delivery this worker knows of falls due (`performance.now()` time). */
+  let soonestDue = Number.POSITIVE_INFINITY;
+  /** The soonest of this worker's own retries recorded while a claim was under way, which it may not have seen. */
+  let dueDuringClaim = Number.POSITIVE_INFINITY;
 
   // Secrets are opened once each: a worker sends thousands of deliveries per integration.
   const opened = new Map<string, string>();
@@ -122,14 +137,29 @@ export function createDeliveryWorker({
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+      let endsAt = performance.now() + ms;
+      let timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         wakeUp = undefined;
+        endPauseBy = undefined;
         resolve();
       }
       wakeUp = done;
+      endPauseBy = (at) => {
+        if (at >= endsAt) return;
+        clearTimeout(timer);
+        endsAt = at;
+        timer = setTimeout(done, Math.max(0, at - performance.now()));
+      };
     });
+
+  /** A pending delivery falls due at `at` (a `performance.now()` time): be awake for it. */
+  const expectDue = (at: number) => {
+    soonestDue = Math.min(soonestDue, at);
+    dueDuringClaim = Math.min(dueDuringClaim, at);
+    endPauseBy?.(at);
+  };
 
   /** The body to send, or why there is nothing to send. */
   function payloadOf(
@@ -222,10 +252,17 @@ export function createDeliveryWorker({
         (completion) => {
           // The slot frees as soon as the receiver has answered: the record is written in a batch.
           release(delivery.id, integrationId);
-          if (completion) onAttempted(resultOf(completion));
-          return completion
-            ? repository.complete(completion)
-            : repository.release([{ id: delivery.id, claim: delivery.claim }]);
+          if (!completion) {
+            gaveBack = true;
+            return repository.release([{ id: delivery.id, claim: delivery.claim }]);
+          }
+          onAttempted(resultOf(completion));
+          return repository.complete(completion).then(() => {
+            // Its retry is due that long after it was recorded: this worker wakes for it.
+            if (completion.kind === 'attempted' && completion.next.state === 'pending') {
+              expectDue(performance.now() + completion.next.delaySeconds * 1000);
+            }
+          });
         },
         (error: unknown) => {
           release(delivery.id, integrationId);
@@ -251,7 +288,8 @@ export function createDeliveryWorker({
     while (running) {
       const free = maxInFlight - held.size;
       if (free <= 0) {
-        await pause(pollIntervalMs);
+        // A finishing attempt frees a slot and wakes the worker.
+        await pause(maxIdleMs);
         continue;
       }
       if (backlogged) {
@@ -266,24 +304,39 @@ export function createDeliveryWorker({
       const limit = Math.min(maxInFlight - held.size, CLAIM_BATCH);
       let claimed: ClaimedDelivery[] = [];
       let dueCount = 0;
+      let nextDueInMs: number | null = null;
+      dueDuringClaim = Number.POSITIVE_INFINITY;
       try {
         const room = new Map([...heldPerIntegration].map(([id, count]) => [id, perIntegration - count]));
-        ({ deliveries: claimed, dueCount } = await repository.claim({ limit, perIntegration, room, leaseSeconds }));
+        ({
+          deliveries: claimed,
+          dueCount,
+          nextDueInMs,
+        } = await repository.claim({ limit, perIntegration, room, leaseSeconds }));
       } catch (error) {
         onError(error);
         failures++;
-        await pause(Math.min(pollIntervalMs * 2 ** (failures - 1), MAX_FAILURE_PAUSE_MS));
+        await pause(Math.min(FIRST_FAILURE_PAUSE_MS * 2 ** (failures - 1), MAX_FAILURE_PAUSE_MS));
         continue;
       }
       failures = 0;
+      // What the claim saw pending, and this worker's own retries recorded after its snapshot.
+      soonestDue = Math.min(
+        nextDueInMs === null ? Number.POSITIVE_INFINITY : performance.now() + nextDueInMs,
+        dueDuringClaim,
+      );
       if (!running) {
+        gaveBack ||= claimed.length > 0;
         await repository.release(claimed).catch(onError);
         return;
       }
       for (const delivery of claimed) dispatch(delivery);
       backlogged = dueCount > claimed.length;
-      // A short claim means nothing more is due now: wait for news (a call ended, a slot freed) or the poll.
-      if (claimed.length < limit && !wakeRequested) await pause(pollIntervalMs);
+      // A short claim means nothing more is due now: wait for news (a call ended, a slot freed), for the
+      // soonest pending delivery to fall due, or at most `maxIdleMs`.
+      if (claimed.length < limit && !wakeRequested) {
+        await pause(Math.max(0, Math.min(soonestDue - performance.now(), maxIdleMs)));
+      }
     }
   }
 
@@ -304,9 +357,10 @@ export function createDeliveryWorker({
 
     /**
      * Stops claiming, lets attempts under way finish for up to the grace period, then abandons the
-     * rest and gives their deliveries back, due at once for another worker.
+     * rest and gives their deliveries back, due at once for another worker. Resolves true when it
+     * gave any back: the other workers are then worth telling.
      */
-    async stop(): Promise<void> {
+    async stop(): Promise<boolean> {
       running = false;
       wake();
       await loop;
@@ -320,6 +374,7 @@ export function createDeliveryWorker({
         await pending();
       }
       clearTimeout(timer);
+      return gaveBack;
     },
   };
 }

@@ -30,6 +30,11 @@ export function createDueSignal(feed: ChangeFeed, onError: (error: unknown) => v
       if (publishing) again = true;
       else publish();
     },
+    /** Announces at once, resolved once published: for a process about to close its database. */
+    async announceNow(): Promise<void> {
+      for (const onDue of local) onDue();
+      await feed.publish(DELIVERIES_DUE_TOPIC, '').catch(onError);
+    },
     /** `onDue` on every announcement, from any process, and whenever announcements may have been missed. */
     subscribe(onDue: () => void): void {
       local.push(onDue);

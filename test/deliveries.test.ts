@@ -505,6 +505,7 @@ describe('the delivery claim on a large backlog', () => {
         perIntegration: 16,
         room: new Map(),
         leaseSeconds: 10,
+        lookAheadMs: 5000,
       });
     } finally {
       await bulk(sql`delete from deliveries where organization_id = 'org_plan'`);

@@ -125,6 +125,14 @@ describe('delivery worker, idle', () => {
     await t.db.database.db.execute(
       sql`update deliveries set claim = claim + 1, next_attempt_at = now() + interval '1500 milliseconds' where id = ${id}`,
     );
+    // A claim looks only as far ahead as it is told (its worker's longest sleep): not 1.5 s ahead in 1 s.
+    const claimOptions = { limit: 10, perIntegration: 16, room: new Map(), leaseSeconds: 50 };
+    const repository = createDeliveriesRepository(t.db.database.db);
+    expect(await repository.claim({ ...claimOptions, lookAheadMs: 1000 })).toEqual({
+      deliveries: [],
+      dueCount: 0,
+      nextDueInMs: null,
+    });
     const { claims, errors, stop } = worker({ maxIdleMs: 60_000 });
 
     await until('the delivery delivered', async () => (await stateOf(callId)).state === 'delivered');

@@ -58,6 +58,7 @@ const claimOptions = () => ({
     ['intg_no_room', 0],
   ]),
   leaseSeconds: 30,
+  lookAheadMs: 5000,
 });
 
 /** What a worker records after sending a delivery that (here) no longer exists: nothing changes. */

@@ -214,6 +214,11 @@ export interface ClaimOptions {
   room: Map<string, number>;
   /** How long a claim lasts before another worker may take the delivery. */
   leaseSeconds: number;
+  /**
+   * How far ahead to look for the next pending delivery (`nextDueInMs`): the worker sleeps no longer
+   * than this anyway, and the look stays within as many index entries.
+   */
+  lookAheadMs: number;
 }
 
 export interface DeliveriesRepositoryOptions {
@@ -230,7 +235,8 @@ export interface ClaimResult {
   dueCount: number;
   /**
    * How long until the soonest pending delivery that was not due falls due (a retry, or a claim whose
-   * lease lapses), by the database's clock; null when there is none. The worker sleeps until then.
+   * lease lapses), by the database's clock; null when there is none within `lookAheadMs`. The worker
+   * sleeps until then.
    */
   nextDueInMs: number | null;
 }
@@ -344,7 +350,7 @@ export function createDeliveriesRepository(
      * Claims due deliveries, oldest due first, at most `perIntegration` held per integration: one
      * integration's backlog cannot take every slot. Rows other workers are claiming are skipped.
      */
-    async claim({ limit, perIntegration, room, leaseSeconds }: ClaimOptions): Promise<ClaimResult> {
+    async claim({ limit, perIntegration, room, leaseSeconds, lookAheadMs }: ClaimOptions): Promise<ClaimResult> {
       const full = [...room].filter(([, left]) => left <= 0).map(([id]) => id);
       const partial = [...room].filter(([, left]) => left > 0);
       const roomIds = arrayParam(
@@ -402,8 +408,11 @@ export function createDeliveriesRepository(
           returning d.id, d.claim, d.call_id, d.integration_id, d.webhook_id, d.retries_used, d.final_attempt, d.payload
         )
         select due_count.n as due_count, (
+          -- Bounded: the entries just past now() are mostly claims made a lease ago and since settled,
+          -- dead until a vacuum; a look to the end would step over a lease's worth of them.
           select extract(epoch from min(p.next_attempt_at) - now())::float8 * 1000 from deliveries p
-          where p.state = 'pending' and p.next_attempt_at > now() and ${probeOnly(sql`p.id`)}
+          where p.state = 'pending' and ${probeOnly(sql`p.id`)}
+            and p.next_attempt_at > now() and p.next_attempt_at <= now() + make_interval(secs => ${lookAheadMs / 1000})
         ) as next_due_ms, sent.*
         from (select count(*)::int as n from due) due_count
         left join (

@@ -312,7 +312,7 @@ export function createDeliveryWorker({
           deliveries: claimed,
           dueCount,
           nextDueInMs,
-        } = await repository.claim({ limit, perIntegration, room, leaseSeconds }));
+        } = await repository.claim({ limit, perIntegration, room, leaseSeconds, lookAheadMs: maxIdleMs }));
       } catch (error) {
         onError(error);
         failures++;

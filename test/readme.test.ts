@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/app.js';
+import { until } from './helpers/wait.js';
 
 // What the README promises a newcomer: a configuration table with every setting the service and
 // the CLI read, and a tour that runs as written, on whatever port is free (decision 0034).
@@ -71,6 +72,19 @@ describe('the README', () => {
     try {
       process.kill(-(shell.pid as number), 'SIGTERM');
     } catch {}
+    // The server writes its data dir while it shuts down: the dir is removed only once the group is gone.
+    await until(
+      "the tour's processes to exit",
+      () => {
+        try {
+          process.kill(-(shell.pid as number), 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      30_000,
+    );
     expect(code, output).toBe(0);
     // Three calls placed by the CLI, each accepted, on the port chosen.
     expect(output.match(/"success":true/g)?.length, output).toBe(3);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { type Database, openPglite, openPostgres, withUnlimitedConnection } from './db/client.js';
+import { type Database, openPglite } from './db/client.js';
 import { lockDataDir, removeGroupAndOtherAccess, resolveMasterKey } from './db/data-dir.js';
 import { openEmbeddedPostgres } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
@@ -24,6 +24,8 @@ export interface OpenedDatabase {
 export async function openConfiguredDatabase(config: Config): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
     const masterKey = resolveMasterKey({ configured: config.masterKey });
+    // Loaded only here: a process on the embedded database has no use for node-postgres (decision 0081).
+    const { openPostgres, withUnlimitedConnection } = await import('./db/postgres.js');
     await withUnlimitedConnection(config.databaseUrl, migrate);
     const database = openPostgres({ url: config.databaseUrl, timeoutMs: config.databaseTimeoutMs });
     return { database, masterKey, close: () => database.close() };

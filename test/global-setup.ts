@@ -4,10 +4,11 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openPglite, openPostgres } from '../src/db/client.js';
+import { openPglite } from '../src/db/client.js';
 import { usableClusterTemplate } from '../src/db/cluster-template.js';
 import { START_PARAMS } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
+import { openPostgres } from '../src/db/postgres.js';
 import { ensureDashboardBuilt } from './helpers/dashboard-build.js';
 import { databaseUrlWithName } from './helpers/database-url.js';
 

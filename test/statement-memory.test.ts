@@ -2,7 +2,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openPostgres } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
+import { openPostgres } from '../src/db/postgres.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 
 // What a statement reads must be garbage as soon as its caller is done with it. With node-postgres's

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openPostgres } from '../src/db/client.js';
+import type { Database } from '../src/db/client.js';
+import { openPostgres } from '../src/db/postgres.js';
 import { createSecretBox } from '../src/lib/crypto.js';
 import { createOutboundClient } from '../src/lib/outbound-http.js';
 import { createToolCallCache } from '../src/tools/tool-call-cache.js';

@@ -3,8 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { type Database, openPglite } from '../../src/db/client.js';
 import { openEmbeddedPostgres } from '../../src/db/embedded.js';
+import { openPostgres } from '../../src/db/postgres.js';
 
 export type Engine = 'postgresql' | 'pglite';
 

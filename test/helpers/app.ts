@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { openPostgres } from '../../src/db/client.js';
+import { openPostgres } from '../../src/db/postgres.js';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { type AnswerCheck, answerChecker } from './api-document.js';
 import { createTestDatabase, type TestDatabase } from './database.js';

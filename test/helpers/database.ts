@@ -4,8 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type Database, type Db, openPglite, openPostgres, rowsOf } from '../../src/db/client.js';
+import { type Database, type Db, openPglite, rowsOf } from '../../src/db/client.js';
 import { START_PARAMS } from '../../src/db/embedded.js';
+import { openPostgres } from '../../src/db/postgres.js';
 import { databaseUrlWithName } from './database-url.js';
 
 export interface TestDatabase {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client.js';
-import { openEmbeddedPostgres } from '../src/db/embedded.js';
+import { openEmbeddedPostgres, releaseInstallBundle } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
 
 // The embedded database as `serve` opens it: a new data dir, its cluster created, then migrated.
@@ -50,4 +50,41 @@ describe('the embedded database', () => {
       await client.query('rollback');
     }
   }, 120_000);
+
+  it("keeps of PostgreSQL's installation only the files it reads, each in memory of its own (decision 0081)", async () => {
+    const { FS } = client.Module;
+    const exists = (file: string) => FS.analyzePath(file, false).exists;
+    for (const unread of [
+      '/pglite/share/postgresql/postgres.bki',
+      '/pglite/share/postgresql/information_schema.sql',
+      '/pglite/icu/icudt76l/coll/ucadata.icu',
+      '/pglite/lib/postgresql/utf8_and_sjis.so',
+      '/pglite/lib/postgresql/pgxs/src/Makefile.global',
+    ]) {
+      expect(exists(unread), unread).toBe(false);
+    }
+    const zoneFile = '/pglite/share/postgresql/timezone/Pacific/Chatham';
+    const zone = (FS.lookupPath(zoneFile, {}).node as { contents?: Uint8Array }).contents as Uint8Array;
+    expect(zone.buffer.byteLength).toBe(zone.byteLength);
+    expect(Buffer.from(FS.readFile(zoneFile)).subarray(0, 4).toString()).toBe('TZif');
+    // Nothing is left in the package's buffer to release.
+    expect(releaseInstallBundle(client)).toBe(0);
+
+    // What a running database reads is still there: a time zone read for the first time, the list of
+    // them all, the abbreviations, PL/pgSQL.
+    await client.query(`set timezone = 'Pacific/Chatham'`);
+    try {
+      const offset = await client.query<{ offset: string }>(
+        `select to_char(timestamptz '2026-01-01 00:00Z', 'TZH:TZM') as offset`,
+      );
+      expect(offset.rows[0]?.offset).toBe('+13:45');
+    } finally {
+      await client.query('reset timezone');
+    }
+    const zones = await client.query<{ n: number }>('select count(*)::int as n from pg_timezone_names');
+    expect(zones.rows[0]?.n).toBeGreaterThan(400);
+    const abbreviation = await client.query<{ at: string }>(`select (timestamptz '2026-07-01 12:00 EDT')::text as at`);
+    expect(abbreviation.rows[0]?.at).toBe('2026-07-01 16:00:00+00');
+    await client.query('do $$ begin perform 1; end $$');
+  }, 60_000);
 });

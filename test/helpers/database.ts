@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, type Db, openPglite, rowsOf } from '../../src/db/client.js';
-import { START_PARAMS } from '../../src/db/embedded.js';
+import { releaseInstallBundle, START_PARAMS } from '../../src/db/embedded.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { databaseUrlWithName } from './database-url.js';
 
@@ -55,6 +55,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (!dumpPath) throw new Error('global setup did not prepare a database');
   // Opened as `serve` opens its data dir: its small buffer pool also starts in half the time.
   const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(dumpPath)]), startParams: START_PARAMS });
+  // And with what `serve` keeps of PostgreSQL's installation, so every test reads only that.
+  releaseInstallBundle(client);
   const database = openPglite(client);
   return { database, engine: 'pglite', url: null, drop: () => database.close() };
 }

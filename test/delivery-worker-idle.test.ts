@@ -75,6 +75,10 @@ describe('delivery worker, idle', () => {
   }
 
   /** A call of an agent sending its outcome to `url`, ended, with its delivery queued and not sent. */
+  /** The call's outcome delivery as `GET /v1/deliveries` shows it; undefined until there is one. */
+  const stateOf = async (callId: string) =>
+    (await t.request('GET', `/v1/deliveries?callId=${callId}`, { headers: org.auth })).body.data[0];
+
   async function queuedDelivery(url: string): Promise<{ id: string; callId: string }> {
     const agent = await t.createAgent(org, {});
     const hook = await t.request('POST', `/v1/agents/${agent.id}/integrations`, { headers: org.auth, body: { url } });
@@ -87,16 +91,10 @@ describe('delivery worker, idle', () => {
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     const callId = answer.body.callId as string;
-    const [delivery] = await until(`the delivery of ${callId}`, async () => {
-      const list = (await t.request('GET', `/v1/deliveries?callId=${callId}`, { headers: org.auth })).body.data;
-      return list.length > 0 ? list : undefined;
-    });
+    const delivery = await until(`the delivery of ${callId}`, () => stateOf(callId));
     expect(delivery.state).toBe('pending');
     return { id: delivery.id, callId };
   }
-
-  const stateOf = async (callId: string) =>
-    (await t.request('GET', `/v1/deliveries?callId=${callId}`, { headers: org.auth })).body.data[0];
 
   it('sends a retry it scheduled when the retry falls due, though idle it would look again only after a minute', async () => {
     const hook = await receiver((count) => (count === 1 ? 500 : 200));

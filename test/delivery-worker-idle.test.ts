@@ -74,11 +74,11 @@ describe('delivery worker, idle', () => {
     return r;
   }
 
-  /** A call of an agent sending its outcome to `url`, ended, with its delivery queued and not sent. */
   /** The call's outcome delivery as `GET /v1/deliveries` shows it; undefined until there is one. */
   const stateOf = async (callId: string) =>
     (await t.request('GET', `/v1/deliveries?callId=${callId}`, { headers: org.auth })).body.data[0];
 
+  /** A call of an agent sending its outcome to `url`, ended, with its delivery queued and not sent. */
   async function queuedDelivery(url: string): Promise<{ id: string; callId: string }> {
     const agent = await t.createAgent(org, {});
     const hook = await t.request('POST', `/v1/agents/${agent.id}/integrations`, { headers: org.auth, body: { url } });

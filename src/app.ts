@@ -33,7 +33,13 @@ import { RequestLogController } from './lib/request-log.js';
 import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { metricsRoutes, recordHttpRequests } from './metrics/metrics.routes.js';
-import { openApiRoutes, registerOpenApi, registerSharedSchemas, SHARED_SCHEMAS } from './openapi.js';
+import {
+  collectDocumentedRoutes,
+  type DocumentedRoute,
+  openApiRoutes,
+  registerSharedSchemas,
+  SHARED_SCHEMAS,
+} from './openapi.js';
 import { createPhoneNumbersModule } from './phone-numbers/phone-numbers.module.js';
 import { createProviderCredentialsModule } from './provider-credentials/provider-credentials.module.js';
 import type { ProviderRegistryService } from './providers/provider-port.js';
@@ -169,8 +175,8 @@ export async function buildApp({
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody);
   registerApiErrorHandler(app);
-  // Before every route: the generator learns the routes as they are added (GET /openapi.json).
-  await registerOpenApi(app);
+  // Before every route: the routes GET /openapi.json describes, learnt as they are added.
+  const documentedRoutes = collectDocumentedRoutes(app);
   registerSharedSchemas(app);
   // A callback hook, not an async one: it runs on every request, and a promise per request shows.
   app.addHook('onRequest', (request, reply, done) => {
@@ -309,7 +315,7 @@ export async function buildApp({
     deliveries.module,
     clickToCallModule,
   ];
-  await registerModules(app, { config, database, metrics, modules });
+  await registerModules(app, { config, database, metrics, modules, documentedRoutes });
 
   // Shutdown order (docs/architecture.md): periodic jobs stop first, so no new work starts; the
   // simulator's calls stop; tool records and call ends still batched are written (their ends queue
@@ -349,14 +355,21 @@ async function registerModules(
     database,
     metrics,
     modules,
-  }: { config: Config; database: Database; metrics: Metrics; modules: DomainModule[] },
+    documentedRoutes,
+  }: {
+    config: Config;
+    database: Database;
+    metrics: Metrics;
+    modules: DomainModule[];
+    documentedRoutes: readonly DocumentedRoute[];
+  },
 ): Promise<void> {
   await app.register(healthRoutes, { database });
   await app.register(metricsRoutes, { metrics });
   // A worker serves health and metrics only (on SWITCHBOARD_WORKER_PORT, when set): it takes no API
   // traffic, and its counters (delivery attempts, provider sync) can only be scraped from itself.
   if (config.role === 'worker') return;
-  await app.register(openApiRoutes);
+  await app.register(openApiRoutes, { routes: documentedRoutes });
   await app.register(async (managementApi) => {
     // Before the schemas: a string PostgreSQL cannot store (NUL, a lone surrogate) anywhere in the
     // body, the path or the query would fail its query, and a body nested thousands deep would

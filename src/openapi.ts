@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import fastifySwagger from '@fastify/swagger';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { TSchema } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { AGENT_VIEWS } from './agents/agents.schemas.js';
 import { AUTH_VIEWS } from './auth/auth.schemas.js';
 import { PUBLIC, SESSION_COOKIE } from './auth/authenticate.js';
@@ -61,81 +61,120 @@ export function registerSharedSchemas(app: FastifyInstance): void {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 }
 
-/** Registers the generator: before any route, so that it sees each one as it is added. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(fastifySwagger, {
-    mode: 'dynamic',
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Switchboard API',
-        version: '0.1.0',
-        description:
-          'Run AI voice agents: click to call, tools during calls, signed call-outcome webhooks. The management API (/v1) answers errors as `{code: "api:<kind>", message, details}`; click to call answers `{success, code: "ctc:…", message, requestId}`.',
+/** What @fastify/swagger reads of a route to describe it. */
+export type DocumentedRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>;
+
+/**
+ * Learns the routes as the app adds them: call before any route. The generator itself
+ * (@fastify/swagger, with the YAML writer and the JSON Schema resolver it loads) is loaded only when
+ * the document is first asked for (`buildOpenApiDocument`): loaded at start, it held about 3.5 MB
+ * of every idle process (decision 0082).
+ */
+export function collectDocumentedRoutes(app: FastifyInstance): DocumentedRoute[] {
+  const routes: DocumentedRoute[] = [];
+  app.addHook('onRoute', ({ method, url, schema, config }) => {
+    // The HEAD route Fastify adds beside each GET is left out, as @fastify/swagger leaves it out.
+    if (method !== 'HEAD') routes.push({ method, url, schema, config });
+  });
+  return routes;
+}
+
+const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
+  mode: 'dynamic',
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'Switchboard API',
+      version: '0.1.0',
+      description:
+        'Run AI voice agents: click to call, tools during calls, signed call-outcome webhooks. The management API (/v1) answers errors as `{code: "api:<kind>", message, details}`; click to call answers `{success, code: "ctc:…", message, requestId}`.',
+    },
+    // Relative: the server that serves this document is the one it describes, whatever its address.
+    servers: [{ url: '/', description: 'The server that serves this document' }],
+    tags: [
+      { name: 'Account', description: 'Sign-up, log-in, the organization and its API keys' },
+      { name: 'Provider credentials', description: "The organization's Vapi and Retell accounts" },
+      { name: 'Agents', description: 'Agents, their click-to-call credentials and test calls' },
+      {
+        name: 'Phone numbers',
+        description: "The organization's numbers at its providers, and the inbound agents that answer them",
       },
-      // Relative: the server that serves this document is the one it describes, whatever its address.
-      servers: [{ url: '/', description: 'The server that serves this document' }],
-      tags: [
-        { name: 'Account', description: 'Sign-up, log-in, the organization and its API keys' },
-        { name: 'Provider credentials', description: "The organization's Vapi and Retell accounts" },
-        { name: 'Agents', description: 'Agents, their click-to-call credentials and test calls' },
-        {
-          name: 'Phone numbers',
-          description: "The organization's numbers at its providers, and the inbound agents that answer them",
+      { name: 'Tools', description: 'HTTP tools an agent calls during a call' },
+      { name: 'Integrations', description: 'Call-outcome webhooks' },
+      { name: 'Calls', description: 'Call records: transcript, tool invocations, deliveries' },
+      { name: 'Stats', description: 'Call statistics per hour or day' },
+      { name: 'Campaigns', description: 'Calling a list of contacts within calling hours, with re-dials' },
+      { name: 'Do-not-call list', description: "The organization's numbers never called (ctc:013)" },
+      { name: 'Deliveries', description: 'Webhook deliveries and their attempts' },
+      { name: 'Click to call', description: "Starting a call from a customer's backend" },
+      { name: 'Provider webhooks', description: "Vapi's and Retell's callbacks, authenticated by the provider" },
+      { name: 'Operations', description: 'Health, readiness and metrics' },
+      { name: 'Reference', description: 'This document, and its rendering' },
+    ],
+    components: {
+      securitySchemes: {
+        bearerApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An organization API key: `Authorization: Bearer <apiKey>`',
         },
-        { name: 'Tools', description: 'HTTP tools an agent calls during a call' },
-        { name: 'Integrations', description: 'Call-outcome webhooks' },
-        { name: 'Calls', description: 'Call records: transcript, tool invocations, deliveries' },
-        { name: 'Stats', description: 'Call statistics per hour or day' },
-        { name: 'Campaigns', description: 'Calling a list of contacts within calling hours, with re-dials' },
-        { name: 'Do-not-call list', description: "The organization's numbers never called (ctc:013)" },
-        { name: 'Deliveries', description: 'Webhook deliveries and their attempts' },
-        { name: 'Click to call', description: "Starting a call from a customer's backend" },
-        { name: 'Provider webhooks', description: "Vapi's and Retell's callbacks, authenticated by the provider" },
-        { name: 'Operations', description: 'Health, readiness and metrics' },
-        { name: 'Reference', description: 'This document, and its rendering' },
-      ],
-      components: {
-        securitySchemes: {
-          bearerApiKey: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'An organization API key: `Authorization: Bearer <apiKey>`',
-          },
-          sessionCookie: {
-            type: 'apiKey',
-            in: 'cookie',
-            name: SESSION_COOKIE,
-            description: 'The dashboard session, set by POST /v1/login',
-          },
-          vapiSecret: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'x-vapi-secret',
-            description: "The webhook secret of the organization's Vapi credential",
-          },
-          retellSignature: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'x-retell-signature',
-            description: "Retell's signature of the raw body, keyed with the credential's API key",
-          },
-          ctcApiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: "The agent's API token" },
-          ctcSignature: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'signature',
-            description:
-              'Lowercase hex HMAC-SHA256 of the exact raw body, keyed with the agent\'s API secret; with a `signature-timestamp` header, of `timestamp + "." + body`. Not needed when the agent disables signature verification',
-          },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'The dashboard session, set by POST /v1/login',
+        },
+        vapiSecret: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-vapi-secret',
+          description: "The webhook secret of the organization's Vapi credential",
+        },
+        retellSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-retell-signature',
+          description: "Retell's signature of the raw body, keyed with the credential's API key",
+        },
+        ctcApiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: "The agent's API token" },
+        ctcSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'signature',
+          description:
+            'Lowercase hex HMAC-SHA256 of the exact raw body, keyed with the agent\'s API secret; with a `signature-timestamp` header, of `timestamp + "." + body`. Not needed when the agent disables signature verification',
         },
       },
     },
-    // Shared schemas keep their names: `#/components/schemas/AgentView`, not `def-3`.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transform: ({ schema, url }) =>
-      UNDOCUMENTED_ROUTES.includes(url) ? { schema: { ...schema, hide: true }, url } : { schema, url },
-  });
+  },
+  // Shared schemas keep their names: `#/components/schemas/AgentView`, not `def-3`.
+  refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  transform: ({ schema, url }) =>
+    UNDOCUMENTED_ROUTES.includes(url) ? { schema: { ...schema, hide: true }, url } : { schema, url },
+};
+
+/**
+ * The OpenAPI document of `routes`: @fastify/swagger's, from a Fastify instance of its own that
+ * holds the same routes and shared schemas without compiling a validator or serializer, and is
+ * closed once the document is written.
+ */
+export async function buildOpenApiDocument(routes: readonly DocumentedRoute[]): Promise<string> {
+  const [{ default: Fastify }, { default: fastifySwagger }] = await Promise.all([
+    import('fastify'),
+    import('@fastify/swagger'),
+  ]);
+  const generator = Fastify({ exposeHeadRoutes: false });
+  try {
+    generator.setValidatorCompiler(() => () => true);
+    generator.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    await generator.register(fastifySwagger, SWAGGER_OPTIONS);
+    registerSharedSchemas(generator);
+    for (const route of routes) generator.route({ ...route, handler: async () => null });
+    await generator.ready();
+    return JSON.stringify(generator.swagger());
+  } finally {
+    await generator.close();
+  }
 }
 
 /** The files of Swagger UI that /docs loads, with their types: nothing else is served from the package. */
@@ -166,9 +205,12 @@ const DOCS_PAGE = `<!doctype html>
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null });\n`;
 
 /** `GET /openapi.json`, `GET /docs` and its files, read from swagger-ui-dist when first asked for. */
-export async function openApiRoutes(app: FastifyInstance): Promise<void> {
+export async function openApiRoutes(
+  app: FastifyInstance,
+  { routes }: { routes: readonly DocumentedRoute[] },
+): Promise<void> {
   const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  let document: string | undefined;
+  let document: Promise<string> | undefined;
 
   const tags = ['Reference'];
   app.get(
@@ -188,9 +230,16 @@ export async function openApiRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (_request, reply) => {
-      // Built on the first request (the routes do not change once the server is ready), then kept.
-      document ??= JSON.stringify(app.swagger());
-      return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
+      // Built on the first request (the routes do not change once the server is ready), then kept;
+      // requests that come while it is being built wait for the same one.
+      document ??= buildOpenApiDocument(routes).catch((error: unknown) => {
+        document = undefined;
+        throw error;
+      });
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(await document);
     },
   );
 

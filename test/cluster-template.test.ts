@@ -4,13 +4,16 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite } from '../src/db/client.js';
 import {
   installedPgliteVersion,
+  migrationsDigest,
   unpackClusterTemplate,
   usableClusterTemplate,
   writeClusterTemplate,
 } from '../src/db/cluster-template.js';
 import { openEmbeddedPostgres } from '../src/db/embedded.js';
+import { migrate } from '../src/db/migrate.js';
 
 /** One tar entry as ustar writes it: a header block, then the data padded to whole blocks. */
 function tarEntry(name: string, type: string, data = Buffer.alloc(0), mode = 0o600): Buffer {
@@ -40,13 +43,17 @@ describe('the new-cluster template', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is used only when the installed PGlite made it', () => {
+  it('is used only when the installed PGlite made it with the committed migrations', () => {
     const file = path.join(dir, 'named.tar.gz');
     writeFileSync(file, archive());
     expect(usableClusterTemplate(file)).toBeUndefined(); // no version beside it
-    writeFileSync(`${file}.version`, '0.0.1\n');
+    writeFileSync(`${file}.version`, `0.0.1 migrations ${migrationsDigest()}\n`);
     expect(usableClusterTemplate(file)).toBeUndefined();
-    writeFileSync(`${file}.version`, `${installedPgliteVersion()}\n`);
+    writeFileSync(`${file}.version`, `${installedPgliteVersion()}\n`); // an earlier build's: not migrated
+    expect(usableClusterTemplate(file)).toBeUndefined();
+    writeFileSync(`${file}.version`, `${installedPgliteVersion()} migrations ${'0'.repeat(64)}\n`);
+    expect(usableClusterTemplate(file)).toBeUndefined();
+    writeFileSync(`${file}.version`, `${installedPgliteVersion()} migrations ${migrationsDigest()}\n`);
     expect(usableClusterTemplate(file)).toBe(file);
     rmSync(file);
     expect(usableClusterTemplate(file)).toBeUndefined();
@@ -84,13 +91,13 @@ describe('the new-cluster template', () => {
     await expect(unpackClusterTemplate(truncated, path.join(dir, 'truncated'))).rejects.toThrow(/ends before/);
   });
 
-  it('makes a cluster that opens like one made by initdb; a damaged template falls back to initdb', async () => {
+  it('makes a migrated cluster that opens like one made by initdb; a damaged template falls back to initdb', async () => {
     const file = path.join(dir, 'pglite-cluster.tar.gz');
     await writeClusterTemplate(file);
     expect(usableClusterTemplate(file)).toBe(file);
     const damaged = path.join(dir, 'damaged.tar.gz');
     writeFileSync(damaged, 'not gzip');
-    writeFileSync(`${damaged}.version`, `${installedPgliteVersion()}\n`);
+    writeFileSync(`${damaged}.version`, readFileSync(`${file}.version`));
 
     const version = async (client: PGlite) =>
       (await client.query<{ v: string }>('select current_setting($1) as v', ['server_version_num'])).rows[0]?.v;
@@ -102,6 +109,13 @@ describe('the new-cluster template', () => {
     opened.push(fromDamaged);
     const again = await openEmbeddedPostgres(path.join(dir, 'from-template-again'), { template: file });
     opened.push(again);
+    // The template's cluster comes with every committed migration applied (decision 0083); initdb's with none.
+    const journal = JSON.parse(readFileSync(new URL('../drizzle/meta/_journal.json', import.meta.url), 'utf8'));
+    const applied = async (client: PGlite) =>
+      (await client.query<{ n: number }>('select count(*)::int as n from switchboard_migrations')).rows[0]?.n;
+    expect(await applied(fromTemplate)).toBe(journal.entries.length);
+    expect(await migrate(openPglite(fromTemplate).db)).toEqual([]);
+    await expect(fromInitdb.query('select 1 from switchboard_migrations')).rejects.toThrow(/does not exist/);
     for (const client of opened) {
       await client.query('create table t (id int primary key)');
       await client.query('insert into t values (1)');

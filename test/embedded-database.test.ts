@@ -7,7 +7,9 @@ import { openPglite } from '../src/db/client.js';
 import { openEmbeddedPostgres, releaseInstallBundle } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
 
-// The embedded database as `serve` opens it: a new data dir, its cluster created, then migrated.
+// The embedded database as `serve` opens it: a new data dir, its cluster created, then migrated. By
+// initdb, not from the build's template, which comes migrated already (decision 0083): here the
+// migrations run in one transaction as they do wherever there is no template.
 describe('the embedded database', () => {
   let dir: string;
   let client: PGlite;
@@ -15,7 +17,7 @@ describe('the embedded database', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'switchboard-embedded-'));
-    client = await openEmbeddedPostgres(path.join(dir, 'pgdata'));
+    client = await openEmbeddedPostgres(path.join(dir, 'pgdata'), { template: null });
     applied = await migrate(openPglite(client).db);
   }, 120_000);
 

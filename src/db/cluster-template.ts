@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   createReadStream,
@@ -15,10 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 
 /**
- * The files of a new, empty cluster, as PGlite's `initdb` makes them, packed by the build
+ * The files of a new cluster with the committed migrations applied, packed by the build
  * (scripts/build.mjs) into dist/ with the installed PGlite: a new embedded data dir is unpacked from
- * them, about three times faster than running `initdb` again (decision 0064). Found from src/ or
- * dist/ alike. Beside it, `<file>.version` names the PGlite that made it; made by another, it is not used.
+ * them, about three times faster than running `initdb` again (decision 0064), and a process that
+ * starts on it runs no DDL, which would leave its database's memory larger for good (decision 0083).
+ * Found from src/ or dist/ alike. Beside it, `<file>.version` names the PGlite that made it and the
+ * migrations applied to it; made by another PGlite or with other migrations, it is not used.
  */
 export const CLUSTER_TEMPLATE = fileURLToPath(new URL('../../dist/pglite-cluster.tar.gz', import.meta.url));
 
@@ -35,34 +38,63 @@ export function installedPgliteVersion(): string | undefined {
   }
 }
 
-/** `file` if it is a template made by the installed PGlite; otherwise undefined (a new cluster runs `initdb`). */
+/** The committed migrations (drizzle/), found from this file in src/ or dist/. */
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle/', import.meta.url));
+
+/** A digest of the committed migrations: their journal and every file it names. */
+export function migrationsDigest(): string {
+  const journal = readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'));
+  const hash = createHash('sha256').update(journal);
+  for (const { tag } of (JSON.parse(journal.toString('utf8')) as { entries: { tag: string }[] }).entries) {
+    hash.update(readFileSync(path.join(MIGRATIONS_DIR, `${path.basename(tag)}.sql`)));
+  }
+  return hash.digest('hex');
+}
+
+/** What `<file>.version` says of a template the installed PGlite made with the committed migrations. */
+function templateStamp(): string | undefined {
+  const version = installedPgliteVersion();
+  return version && `${version} migrations ${migrationsDigest()}`;
+}
+
+/**
+ * `file` if it is a template made by the installed PGlite with the committed migrations; otherwise
+ * undefined (a new cluster runs `initdb`, and the server migrates it).
+ */
 export function usableClusterTemplate(file: string = CLUSTER_TEMPLATE): string | undefined {
   try {
     const madeBy = readFileSync(`${file}.version`, 'utf8').trim();
-    return madeBy !== '' && madeBy === installedPgliteVersion() && existsSync(file) ? file : undefined;
+    return madeBy !== '' && madeBy === templateStamp() && existsSync(file) ? file : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * Makes the template with the installed PGlite: a cluster in memory, packed as gzipped tar. Written
- * beside `file` and renamed into place, the version last, so an interrupted build leaves no template
- * that looks usable.
+ * Makes the template with the installed PGlite: a cluster in memory, migrated, packed as gzipped tar.
+ * Written beside `file` and renamed into place, the version last, so an interrupted build leaves no
+ * template that looks usable.
  */
 export async function writeClusterTemplate(file: string = CLUSTER_TEMPLATE): Promise<void> {
-  const version = installedPgliteVersion();
-  if (!version) throw new Error('cannot tell which PGlite is installed');
-  const { PGlite } = await import('@electric-sql/pglite');
+  const stamp = templateStamp();
+  if (!stamp) throw new Error('cannot tell which PGlite is installed');
+  // Loaded here only: a process that unpacks the template has no use for Drizzle.
+  const [{ PGlite }, { openPglite }, { migrate }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('./client.js'),
+    import('./migrate.js'),
+  ]);
   const cluster = await PGlite.create();
+  const database = openPglite(cluster);
   try {
+    await migrate(database.db);
     const packed = Buffer.from(await (await cluster.dumpDataDir('gzip')).arrayBuffer());
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(`${file}.partial`, packed);
     renameSync(`${file}.partial`, file);
-    writeFileSync(`${file}.version`, `${version}\n`);
+    writeFileSync(`${file}.version`, `${stamp}\n`);
   } finally {
-    await cluster.close();
+    await database.close();
   }
 }
 

@@ -42,7 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-test-'));
-  // From the build's new-cluster template when there is one (decision 0064): `initdb` is most of the wait.
+  // From the build's new-cluster template when there is one (decision 0064): `initdb` is most of the
+  // wait. It comes migrated (decision 0083); without one, or made with other migrations, `migrate` applies them.
   const template = usableClusterTemplate();
   const client = await PGlite.create({
     ...(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),

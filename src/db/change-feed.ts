@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 /**
  * Tells every process sharing the database that something it may have cached changed. With
  * PostgreSQL it is LISTEN/NOTIFY on a dedicated connection (postgres-change-feed.ts); with the
- * embedded database there is only this process (below). `live` is false while a process cannot hear the others (its listening connection
- * is down): caches must then not be trusted.
+ * embedded database there is only this process (below). `live` is false while a process cannot
+ * hear the others (its listening connection is down): caches must then not be trusted.
  */
 export interface ChangeFeed {
   readonly live: boolean;

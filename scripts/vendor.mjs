@@ -1,0 +1,84 @@
+// Bundles the Drizzle entry points the compiled server imports into dist/vendor/, and points dist/'s
+// imports at the bundle (decision 0084). Why: Node 22 and later read a package's package.json again
+// for every module of it they load, and drizzle-orm's is 179 KB (its `exports` map) for about a
+// hundred and fifty modules. Importing it took 0.5–0.8 s and grew the heap to 260 MB on Node 24,
+// 0.25–0.3 s on Node 22, 70 ms on Node 20; the bundle, a handful of files, loads in 30 ms on each.
+// Sources in src/ keep importing `drizzle-orm`: tests and benchmarks run them against the package.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The packages bundled; only their entry points dist/ imports are built. */
+const VENDORED = ['drizzle-orm'];
+const VENDOR_DIR = 'vendor';
+
+const names = VENDORED.map((name) => name.replace(/[/.]/g, '\\$&')).join('|');
+// A static import or re-export, a side-effect import or a dynamic import of a vendored package...
+const BARE = new RegExp(`(\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\bimport\\s+)(['"])((?:${names})(?:/[\\w./-]+)?)\\2`, 'g');
+// ...and one already pointed at the bundle by an earlier build (tsc writes only what changed).
+const POINTED = new RegExp(`(['"])(?:\\./|(?:\\.\\./)+)${VENDOR_DIR}/((?:${names})(?:/[\\w./-]+)?)\\.js\\1`, 'g');
+
+/** The compiled server's JavaScript files, outside the bundle and the dashboard. */
+function serverFiles(dist) {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const child = path.join(dir, entry.name);
+      if (entry.isDirectory() && dir === dist && (entry.name === VENDOR_DIR || entry.name === 'web')) continue;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.isFile() && entry.name.endsWith('.js')) found.push(child);
+    }
+  };
+  walk(dist);
+  return found;
+}
+
+/**
+ * Builds dist/vendor/ from the vendored packages' entry points that dist/ imports (by name or, from
+ * an earlier build, by the bundle's path), then rewrites the names to relative paths. Runs after
+ * every server build, so an upgraded package is bundled again even when tsc wrote nothing new.
+ */
+export async function vendorPackages(root) {
+  const dist = path.join(root, 'dist');
+  const vendor = path.join(dist, VENDOR_DIR);
+  const files = serverFiles(dist).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+  const entries = new Set();
+  for (const { text } of files) {
+    for (const match of text.matchAll(BARE)) entries.add(match[3]);
+    for (const match of text.matchAll(POINTED)) entries.add(match[2]);
+  }
+  rmSync(vendor, { recursive: true, force: true });
+  if (entries.size === 0) return;
+
+  const { build } = await import('esbuild');
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [...entries].sort().map((entry) => ({ in: fileURLToPath(import.meta.resolve(entry)), out: entry })),
+    outdir: vendor,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // The drivers' own packages (pg, PGlite) stay where npm put them, one copy for everyone.
+    packages: 'external',
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  for (const [output, { imports }] of Object.entries(result.metafile.outputs)) {
+    const leak = imports.find((item) => item.external && VENDORED.some((name) => item.path.split('/')[0] === name));
+    if (leak) throw new Error(`${output} still imports ${leak.path}: bundle it as an entry point`);
+  }
+
+  for (const { file, text } of files) {
+    const toBundle = (entry) => {
+      const relative = path.relative(path.dirname(file), path.join(vendor, `${entry}.js`)).split(path.sep).join('/');
+      return relative.startsWith('.') ? relative : `./${relative}`;
+    };
+    const rewritten = text
+      .replace(BARE, (_, lead, quote, entry) => `${lead}${quote}${toBundle(entry)}${quote}`)
+      .replace(POINTED, (_, quote, entry) => `${quote}${toBundle(entry)}${quote}`);
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
+}

@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The build bundles Drizzle into dist/vendor/ and points the compiled server at it (decision 0084):
+// Node 22 and 24 load the package itself ten to twenty times slower than Node 20.
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const VENDOR_SCRIPT = pathToFileURL(path.join(ROOT, 'scripts/vendor.mjs')).href;
+const trees: string[] = [];
+
+afterAll(() => {
+  for (const tree of trees) rmSync(tree, { recursive: true, force: true });
+});
+
+/** Every `.js` file under `dir`. */
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => path.join(dir, file));
+}
+
+/** The modules a file imports: its import and export statements' and its dynamic imports' names. */
+function specifiers(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const statement = /^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*(['"])([^'"]+)\1|\bimport\(\s*(['"])([^'"]+)\3/gm;
+  return [...text.matchAll(statement)].map((match) => match[2] ?? match[4] ?? '');
+}
+
+/** Runs `vendorPackages` on a tree, as the build does after tsc. */
+function vendor(tree: string): void {
+  execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { vendorPackages } from '${VENDOR_SCRIPT}'; await vendorPackages(process.argv[1]);`,
+      tree,
+    ],
+    { encoding: 'utf8' },
+  );
+}
+
+describe('the vendored Drizzle', () => {
+  it('is what the built server imports: no file of dist/ names the package, and the bundle names only its drivers', () => {
+    const dist = path.join(ROOT, 'dist');
+    const server = jsFiles(dist).filter((file) => !/^(vendor|web)\//.test(path.relative(dist, file)));
+    const imported = server.flatMap(specifiers);
+    expect(imported.filter((name) => name.startsWith('drizzle-orm'))).toEqual([]);
+    expect(imported).toContain('../vendor/drizzle-orm.js');
+    expect(imported).toContain('../../vendor/drizzle-orm/pg-core.js');
+
+    const bundle = jsFiles(path.join(dist, 'vendor')).flatMap(specifiers);
+    expect(new Set(bundle.filter((name) => !name.startsWith('.')))).toEqual(new Set(['pg', '@electric-sql/pglite']));
+  });
+
+  it('bundles the entry points a tree imports, rewrites them, and finds them again in a tree it rewrote', () => {
+    const tree = mkdtempSync(path.join(tmpdir(), 'switchboard-vendor-'));
+    trees.push(tree);
+    mkdirSync(path.join(tree, 'dist/db/schema'), { recursive: true });
+    writeFileSync(
+      path.join(tree, 'dist/db/schema/table.js'),
+      "import { pgTable, text } from 'drizzle-orm/pg-core';\nexport const people = pgTable('people', { name: text('name') });\n",
+    );
+    writeFileSync(
+      path.join(tree, 'dist/query.js'),
+      [
+        "import { eq } from 'drizzle-orm';",
+        'import { PgDialect } from "drizzle-orm/pg-core";',
+        "import { people } from './db/schema/table.js';",
+        "const orm = await import('drizzle-orm');",
+        "const query = new PgDialect().sqlToQuery(orm.and(eq(people.name, 'Ada'), orm.isNotNull(people.name)));",
+        'console.log(JSON.stringify(query));',
+        '',
+      ].join('\n'),
+    );
+
+    vendor(tree);
+    expect(specifiers(path.join(tree, 'dist/query.js'))).toEqual([
+      './vendor/drizzle-orm.js',
+      './vendor/drizzle-orm/pg-core.js',
+      './db/schema/table.js',
+      './vendor/drizzle-orm.js',
+    ]);
+    expect(specifiers(path.join(tree, 'dist/db/schema/table.js'))).toEqual(['../../vendor/drizzle-orm/pg-core.js']);
+    const ran = () =>
+      JSON.parse(execFileSync(process.execPath, [path.join(tree, 'dist/query.js')], { encoding: 'utf8' }));
+    // A table from one entry point, operators from another: the chunks they share make one Drizzle.
+    expect(ran()).toMatchObject({ sql: '("people"."name" = $1 and "people"."name" is not null)', params: ['Ada'] });
+
+    // A later build in which tsc wrote nothing new: the bundle is made again from the rewritten names.
+    const rewritten = readFileSync(path.join(tree, 'dist/query.js'), 'utf8');
+    rmSync(path.join(tree, 'dist/vendor'), { recursive: true });
+    vendor(tree);
+    expect(readFileSync(path.join(tree, 'dist/query.js'), 'utf8')).toBe(rewritten);
+    expect(ran().params).toEqual(['Ada']);
+  });
+});

@@ -4,7 +4,8 @@
 // them with what the last build recorded in dist/.build-state.json. Contents are hashed, not dates,
 // so a fresh clone, a checkout or a `touch` costs no rebuild, and an edit never goes unnoticed.
 // `--force` builds both whatever the state says. Decision 0034. It also packs the embedded database's
-// new-cluster template when the installed PGlite has none (decision 0064).
+// new-cluster template when the installed PGlite has none (decision 0064), and bundles Drizzle into
+// dist/vendor/ after each server build (scripts/vendor.mjs, decision 0084).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,7 +81,8 @@ function writeState(state) {
 const versions = dependencyVersions();
 const state = readState();
 
-const serverInputs = () => hashOf([...filesUnder('src'), 'tsconfig.json', 'package.json'], versions);
+const serverInputs = () =>
+  hashOf([...filesUnder('src'), 'scripts/vendor.mjs', 'tsconfig.json', 'package.json'], versions);
 // The dashboard's inputs: web/, its Vite config, and any file outside web/ the last build bundled
 // (a type or constant imported from src/, say), recorded from Vite's own module graph.
 const dashboardInputs = (bundled = state.dashboard?.bundled ?? []) =>

@@ -1,8 +1,9 @@
 // Bundles the Drizzle entry points the compiled server imports into dist/vendor/, and points dist/'s
-// imports at the bundle (decision 0084). Why: Node 22 and later read a package's package.json again
-// for every module of it they load, and drizzle-orm's is 179 KB (its `exports` map) for about a
-// hundred and fifty modules. Importing it took 0.5–0.8 s and grew the heap to 260 MB on Node 24,
-// 0.25–0.3 s on Node 22, 70 ms on Node 20; the bundle, a handful of files, loads in 30 ms on each.
+// imports at the bundle (decision 0084). Why: to learn each module's format, Node 22 and later parse
+// its package's `exports` map again (getPackageScopeConfig copies the manifest with a spread, which
+// runs the getter that parses it), and drizzle-orm's is 179 KB for about a hundred and fifty modules.
+// Importing it took 0.5–0.8 s and grew the heap to 260 MB on Node 24, 0.25–0.3 s on Node 22, 70 ms
+// on Node 20; the bundle, a handful of files in our own package, loads in 30 ms on each.
 // Sources in src/ keep importing `drizzle-orm`: tests and benchmarks run them against the package.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -67,7 +68,9 @@ export async function vendorPackages(root) {
     logLevel: 'warning',
   });
   for (const [output, { imports }] of Object.entries(result.metafile.outputs)) {
-    const leak = imports.find((item) => item.external && VENDORED.some((name) => item.path.split('/')[0] === name));
+    const leak = imports.find(
+      (item) => item.external && VENDORED.some((name) => item.path === name || item.path.startsWith(`${name}/`)),
+    );
     if (leak) throw new Error(`${output} still imports ${leak.path}: bundle it as an entry point`);
   }
 

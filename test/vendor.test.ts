@@ -61,6 +61,7 @@ describe('the vendored Drizzle', () => {
     const tree = mkdtempSync(path.join(tmpdir(), 'switchboard-vendor-'));
     trees.push(tree);
     mkdirSync(path.join(tree, 'dist/db/schema'), { recursive: true });
+    writeFileSync(path.join(tree, 'package.json'), '{ "type": "module" }\n');
     writeFileSync(
       path.join(tree, 'dist/db/schema/table.js'),
       "import { pgTable, text } from 'drizzle-orm/pg-core';\nexport const people = pgTable('people', { name: text('name') });\n",
@@ -88,7 +89,7 @@ describe('the vendored Drizzle', () => {
     expect(specifiers(path.join(tree, 'dist/db/schema/table.js'))).toEqual(['../../vendor/drizzle-orm/pg-core.js']);
     const ran = () =>
       JSON.parse(execFileSync(process.execPath, [path.join(tree, 'dist/query.js')], { encoding: 'utf8' }));
-    // A table from one entry point, operators from another: the chunks they share make one Drizzle.
+    // A table from one entry point, operators from another and from a dynamic import, all bundled.
     expect(ran()).toMatchObject({ sql: '("people"."name" = $1 and "people"."name" is not null)', params: ['Ada'] });
 
     // A later build in which tsc wrote nothing new: the bundle is made again from the rewritten names.

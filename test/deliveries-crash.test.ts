@@ -57,7 +57,12 @@ async function setUp(url: string, hookUrl: string) {
     const creds = await requestJson(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
     return creds.body as { apiToken: string; apiSecret: string };
   };
-  const quick = await agent({ turns: [{ role: 'user', text: 'Yes' }], outcome: { status: 'SOLD' } });
+  // Its calls end at once, but the end is written after the answer: the process may die between the
+  // two, and such a call never reports its end. The duration sweep closes it after the restart.
+  const quick = await agent(
+    { turns: [{ role: 'user', text: 'Yes' }], outcome: { status: 'SOLD' } },
+    { maxCallDurationSeconds: 2 },
+  );
   // Its calls are still open when the process dies; the duration sweep closes them after the restart.
   const endless = await agent({ delayMs: 3_600_000 }, { maxCallDurationSeconds: 2 });
   return { auth, quick, endless };

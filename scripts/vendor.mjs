@@ -21,17 +21,9 @@ const POINTED = new RegExp(`(['"])(?:\\./|(?:\\.\\./)+)${VENDOR_DIR}/((?:${names
 
 /** The compiled server's JavaScript files, outside the bundle and the dashboard. */
 function serverFiles(dist) {
-  const found = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const child = path.join(dir, entry.name);
-      if (entry.isDirectory() && dir === dist && (entry.name === VENDOR_DIR || entry.name === 'web')) continue;
-      if (entry.isDirectory()) walk(child);
-      else if (entry.isFile() && entry.name.endsWith('.js')) found.push(child);
-    }
-  };
-  walk(dist);
-  return found;
+  return readdirSync(dist, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js') && ![VENDOR_DIR, 'web'].some((dir) => file.startsWith(`${dir}${path.sep}`)))
+    .map((file) => path.join(dist, file));
 }
 
 /**

@@ -69,6 +69,13 @@ export interface AppDeps {
   httpLimits?: Partial<HttpLimits>;
   /** The campaigns' clock (calling windows, pacing, re-dials), default the system's; tests give a fake one. */
   now?: () => Date;
+  /**
+   * Whether this process alone uses `database`: true for `serve` on the embedded database, whose data
+   * dir it has locked. Then the simulated calls a killed process left open are closed at start, since
+   * no other process can be playing them (decision 0085). Default false: on a shared PostgreSQL, or
+   * where a test builds several apps over one database, another may.
+   */
+  soleProcess?: boolean;
 }
 
 export interface RouteEntry {
@@ -141,6 +148,7 @@ export async function buildApp({
   resolveHost: resolveHostOption,
   httpLimits: httpLimitsOption,
   now: nowOption,
+  soleProcess = false,
 }: AppDeps): Promise<FastifyInstance> {
   const httpLimits: HttpLimits = { ...HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimitsOption };
   const lazyCompilers = createLazyCompilers();
@@ -255,6 +263,7 @@ export async function buildApp({
     tools,
     deliveries: deliveries.deliveries,
     onCallsEnded: () => deliveries.announceDue(),
+    soleProcess,
   });
   const providers = createProvidersModule(shared, {
     auth,

@@ -113,6 +113,8 @@ export async function startServer(
       masterKey: opened.masterKey,
       logger,
       droppedLogLines: destination?.droppedLines,
+      // The embedded database's data dir is locked to this process: no other plays its calls.
+      soleProcess: !config.databaseUrl,
     });
     const log = app.log;
     destination?.onCaughtUp((dropped) =>

@@ -41,7 +41,8 @@ const ENV = {
 const CONTACTS = 40;
 /** Numbers called once before the campaign: their first campaign call goes unanswered and is re-dialled. */
 const REDIALLED = 3;
-// Each call takes 1.5 s; one killed with its process is closed by the duration sweep 4 s after it began.
+// Each call takes 1.5 s; one killed with its process is closed by the duration sweep 4 s after it
+// began, or on the embedded database when the process starts again (decision 0085).
 const SCENARIO = { delayMs: 1500, answers: ['answered', 'no_answer', 'answered'] };
 const MAX_CALL_SECONDS = 4;
 // One more attempt after no answer, a minute later (the shortest delay there is); none after the rest.

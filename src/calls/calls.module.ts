@@ -17,13 +17,20 @@ export interface CallsModuleDeps {
   deliveries: DeliveriesService;
   /** Calls ended and queued their deliveries. */
   onCallsEnded: () => void;
+  /**
+   * This process alone uses its database (`AppDeps.soleProcess`): at start, the simulated calls a
+   * killed process left open are closed at once rather than at their deadline (decision 0085).
+   */
+  soleProcess?: boolean;
 }
 
 /** Call records, their lifecycle from provider events, the duration sweep and the calls API. */
 export function createCallsModule(
   { db, config, metrics, log }: SharedDeps,
-  { auth, repository, tools, deliveries, onCallsEnded }: CallsModuleDeps,
+  { auth, repository, tools, deliveries, onCallsEnded, soleProcess = false }: CallsModuleDeps,
 ) {
+  // Calls placed before this instant were placed by another process (decision 0085).
+  const startedAt = new Date();
   const calls = createCallsService({
     repository,
     onError: (err, callId) => log.error({ err: loggableError(err), callId }, 'could not record the provider call id'),
@@ -55,6 +62,16 @@ export function createCallsModule(
           },
         },
       ],
+      start: soleProcess
+        ? () => {
+            calls.closeOrphanedSimulatedCalls(startedAt).then(
+              (closed) => {
+                if (closed > 0) log.info({ closed }, 'closed the simulated calls a stopped process left open');
+              },
+              (err: unknown) => log.error({ err: loggableError(err) }, 'could not close the simulated calls left open'),
+            );
+          }
+        : undefined,
       // Call ends still batched are written (and their deliveries queued) before the database closes.
       close: () => calls.drain(),
     } satisfies DomainModule,

@@ -518,6 +518,21 @@ export function createCallsRepository(db: Db) {
     },
 
     /**
+     * Brings the deadline of every simulated call still open that was placed before `before` to
+     * `before`, so that the duration sweep closes it at its next run; returns how many. Only for a
+     * process that alone uses its database (decision 0085): there, no other process plays them.
+     */
+    async expireSimulatedCallsBefore(before: Date): Promise<number> {
+      const at = before.toISOString();
+      const result = await db.execute(sql`
+        update calls set deadline_at = ${at}::timestamptz
+        where provider = 'simulator' and status <> 'ended' and created_at < ${at}::timestamptz
+          and deadline_at > ${at}::timestamptz
+        returning id`);
+      return rowsOf(result).length;
+    },
+
+    /**
      * Closes up to `limit` open calls past their deadline as FAILED / timeout, queueing their
      * outcomes in the same statement; returns them.
      */

@@ -203,6 +203,21 @@ export function createCallsService({
     if (providerCallId !== undefined && !written) writeProviderCallId(callId, providerCallId);
   };
 
+  /** The duration sweep: closes calls open past their deadline, in batches. Returns how many. */
+  const closeOverdueCalls = async (batchSize = 500): Promise<number> => {
+    let closed = 0;
+    for (;;) {
+      const ended = await repository.closeOverdue(now(), batchSize);
+      for (const call of ended) {
+        toolCalls.callEnded(call.id);
+        onCallEnded(call.outcome, call.provider);
+      }
+      if (ended.some((call) => call.queued > 0)) onCallsEnded();
+      closed += ended.length;
+      if (ended.length < batchSize) return closed;
+    }
+  };
+
   return {
     /** A page of the calls the query's filter keeps, in its sort, with how many it keeps in all. */
     async list(
@@ -367,20 +382,21 @@ export function createCallsService({
       await Promise.all(idWrites.values());
     },
 
-    /** The duration sweep: closes calls open past `maxCallDurationSeconds`. Returns how many. */
-    async closeOverdueCalls(batchSize = 500): Promise<number> {
-      let closed = 0;
-      for (;;) {
-        const ended = await repository.closeOverdue(now(), batchSize);
-        for (const call of ended) {
-          toolCalls.callEnded(call.id);
-          onCallEnded(call.outcome, call.provider);
-        }
-        if (ended.some((call) => call.queued > 0)) onCallsEnded();
-        closed += ended.length;
-        if (ended.length < batchSize) return closed;
-      }
+    /**
+     * At the start of a process that alone uses its database (the embedded one, decision 0085): the
+     * simulated calls placed before `startedAt` were played by a process that is gone (a graceful
+     * stop ends them), so they are closed now, as the duration sweep closes a call that never reports
+     * its end, rather than at their deadline. Returns how many.
+     */
+    async closeOrphanedSimulatedCalls(startedAt: Date): Promise<number> {
+      const expired = await repository.expireSimulatedCallsBefore(startedAt);
+      if (expired === 0) return 0;
+      await closeOverdueCalls();
+      return expired;
     },
+
+    /** The duration sweep: closes calls open past `maxCallDurationSeconds`. Returns how many. */
+    closeOverdueCalls,
   };
 }
 

@@ -1,0 +1,139 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from './helpers/database.js';
+import { requestJson, type ServerProcess, startServerProcess } from './helpers/process.js';
+import { startReceiver } from './helpers/receiver.js';
+import { until } from './helpers/wait.js';
+
+// Decision 0085: a simulated call is played by the process that placed it. When that process is
+// killed mid-call, the call never reports its end. On the embedded database the next process to
+// open the data dir is the only one, so it closes such calls at start; on a shared PostgreSQL
+// another process may be playing them, so they wait for their deadline, as before.
+
+const started: ServerProcess[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((p) => p.stop('SIGKILL')));
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const ENV = { SWITCHBOARD_SIGNUP: 'open', SWITCHBOARD_ALLOW_PRIVATE_NETWORKS: 'true' };
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess({ ...ENV, ...env });
+  started.push(server);
+  return server;
+}
+
+/** An organization with an agent whose simulated calls stay in progress for an hour (its default maximum). */
+async function setUp(url: string, hookUrl: string) {
+  const signup = await requestJson(`${url}/v1/signup`, {
+    method: 'POST',
+    body: {
+      organization: 'Orphans',
+      email: `o-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'correct horse',
+    },
+  });
+  const auth = { authorization: `Bearer ${signup.body.apiKey}` };
+  const agent = await requestJson(`${url}/v1/agents`, {
+    method: 'POST',
+    headers: auth,
+    body: { name: 'Long calls', type: 'click_to_call', simulator: { delayMs: 3_600_000 } },
+  });
+  expect(agent.body.maxCallDurationSeconds).toBe(3600);
+  await requestJson(`${url}/v1/agents/${agent.body.id}/integrations`, {
+    method: 'POST',
+    headers: auth,
+    body: { url: hookUrl },
+  });
+  const creds = await requestJson(`${url}/v1/agents/${agent.body.id}/credentials`, { headers: auth });
+  return { auth, creds: creds.body as { apiToken: string; apiSecret: string } };
+}
+
+async function place(url: string, creds: { apiToken: string; apiSecret: string }, phone: string) {
+  const body = JSON.stringify({ phone });
+  const response = await fetch(`${url}/api/click-to-call`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'api-key': creds.apiToken,
+      signature: createHmac('sha256', creds.apiSecret).update(body).digest('hex'),
+    },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as { callId?: string; code?: string } };
+}
+
+const callOf = async (url: string, auth: Record<string, string>, id: string) =>
+  (await requestJson(`${url}/v1/calls/${id}`, { headers: auth })).body;
+
+/** Places a long call, waits until it is in progress, and kills the process; then starts it again. */
+async function killMidCall(env: Record<string, string>) {
+  const hook = await startReceiver();
+  cleanups.push(() => hook.close());
+  const first = await start(env);
+  const { auth, creds } = await setUp(first.url, hook.url);
+  const placed = await place(first.url, creds, '+14155550101');
+  expect(placed.status).toBe(200);
+  const callId = placed.body.callId as string;
+  await until('the call in progress', async () => (await callOf(first.url, auth, callId)).status === 'in_progress');
+  await first.stop('SIGKILL');
+  const second = await start(env);
+  return { hook, auth, creds, callId, second };
+}
+
+const deliveriesOf = (hook: { requests: { body: string }[] }, callId: string) =>
+  hook.requests.filter((request) => JSON.parse(request.body).callId === callId);
+
+describe('simulated calls left open by a killed process', () => {
+  it('on the embedded database: closed when the next process starts, their outcome delivered once', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-orphans-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { hook, auth, creds, callId, second } = await killMidCall({ SWITCHBOARD_DATA_DIR: dataDir });
+
+    const ended = await until('the call closed', async () => {
+      const call = await callOf(second.url, auth, callId);
+      return call.status === 'ended' ? call : undefined;
+    });
+    // As the duration sweep closes a call that never reports its end (docs/interface.md).
+    expect(ended).toMatchObject({ outcome: 'FAILED', endedReason: 'timeout' });
+    await until('its outcome delivered', () => deliveriesOf(hook, callId).length > 0);
+
+    // The number is free again (ctc:007 no longer holds it), and the new call is this process's
+    // own: it stays in progress.
+    const again = await place(second.url, creds, '+14155550101');
+    expect(again.status).toBe(200);
+    await until(
+      'the new call in progress',
+      async () => (await callOf(second.url, auth, again.body.callId as string)).status === 'in_progress',
+    );
+    // The sweep runs every 200 ms here: after several runs, nothing more is closed or delivered.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await callOf(second.url, auth, again.body.callId as string)).status).toBe('in_progress');
+    expect(deliveriesOf(hook, callId)).toHaveLength(1);
+    expect(hook.requests).toHaveLength(1);
+    expect(await second.stop('SIGTERM')).toBe(0);
+  }, 90_000);
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'on PostgreSQL: left open until its deadline, since another process may be playing it',
+    async () => {
+      const db = await createTestDatabase();
+      cleanups.push(() => db.drop());
+      const { hook, auth, creds, callId, second } = await killMidCall({
+        DATABASE_URL: db.url as string,
+        SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
+      });
+      // Several sweeps later (every 200 ms here), still open and still holding its number.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await callOf(second.url, auth, callId)).status).toBe('in_progress');
+      expect((await place(second.url, creds, '+14155550101')).body.code).toBe('ctc:007');
+      expect(hook.requests).toHaveLength(0);
+    },
+    90_000,
+  );
+});

@@ -71,8 +71,8 @@ async function place(url: string, creds: { apiToken: string; apiSecret: string }
 const callOf = async (url: string, auth: Record<string, string>, id: string) =>
   (await requestJson(`${url}/v1/calls/${id}`, { headers: auth })).body;
 
-/** Places a long call, waits until it is in progress, and kills the process; then starts it again. */
-async function killMidCall(env: Record<string, string>) {
+/** Places a long call, waits until it is in progress, and stops the process (SIGKILL by default); then starts it again. */
+async function killMidCall(env: Record<string, string>, signal: NodeJS.Signals = 'SIGKILL') {
   const hook = await startReceiver();
   cleanups.push(() => hook.close());
   const first = await start(env);
@@ -81,7 +81,7 @@ async function killMidCall(env: Record<string, string>) {
   expect(placed.status).toBe(200);
   const callId = placed.body.callId as string;
   await until('the call in progress', async () => (await callOf(first.url, auth, callId)).status === 'in_progress');
-  await first.stop('SIGKILL');
+  await first.stop(signal);
   const second = await start(env);
   return { hook, auth, creds, callId, second };
 }
@@ -89,7 +89,7 @@ async function killMidCall(env: Record<string, string>) {
 const deliveriesOf = (hook: { requests: { body: string }[] }, callId: string) =>
   hook.requests.filter((request) => JSON.parse(request.body).callId === callId);
 
-describe('simulated calls left open by a killed process', () => {
+describe('simulated calls left open by a stopped process', () => {
   it('on the embedded database: closed when the next process starts, their outcome delivered once', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-orphans-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -116,6 +116,19 @@ describe('simulated calls left open by a killed process', () => {
     expect((await callOf(second.url, auth, again.body.callId as string)).status).toBe('in_progress');
     expect(deliveriesOf(hook, callId)).toHaveLength(1);
     expect(hook.requests).toHaveLength(1);
+    expect(await second.stop('SIGTERM')).toBe(0);
+  }, 90_000);
+
+  it('on the embedded database: a graceful stop plays nothing further, so its open calls are closed too', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-orphans-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const { hook, auth, callId, second } = await killMidCall({ SWITCHBOARD_DATA_DIR: dataDir }, 'SIGTERM');
+    const ended = await until('the call closed', async () => {
+      const call = await callOf(second.url, auth, callId);
+      return call.status === 'ended' ? call : undefined;
+    });
+    expect(ended).toMatchObject({ outcome: 'FAILED', endedReason: 'timeout' });
+    await until('its outcome delivered', () => deliveriesOf(hook, callId).length > 0);
     expect(await second.stop('SIGTERM')).toBe(0);
   }, 90_000);
 

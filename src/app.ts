@@ -71,7 +71,7 @@ export interface AppDeps {
   now?: () => Date;
   /**
    * Whether this process alone uses `database`: true for `serve` on the embedded database, whose data
-   * dir it has locked. Then the simulated calls a killed process left open are closed at start, since
+   * dir it has locked. Then the simulated calls a stopped process left open are closed at start, since
    * no other process can be playing them (decision 0085). Default false: on a shared PostgreSQL, or
    * where a test builds several apps over one database, another may.
    */

@@ -19,7 +19,7 @@ export interface CallsModuleDeps {
   onCallsEnded: () => void;
   /**
    * This process alone uses its database (`AppDeps.soleProcess`): at start, the simulated calls a
-   * killed process left open are closed at once rather than at their deadline (decision 0085).
+   * stopped process left open are closed at once rather than at their deadline (decision 0085).
    */
   soleProcess?: boolean;
 }

@@ -384,9 +384,9 @@ export function createCallsService({
 
     /**
      * At the start of a process that alone uses its database (the embedded one, decision 0085): the
-     * simulated calls placed before `startedAt` were played by a process that is gone (a graceful
-     * stop ends them), so they are closed now, as the duration sweep closes a call that never reports
-     * its end, rather than at their deadline. Returns how many.
+     * simulated calls placed before `startedAt` were played by a process that is gone (a stopped
+     * process plays nothing further), so they are closed now, as the duration sweep closes a call
+     * that never reports its end, rather than at their deadline. Returns how many.
      */
     async closeOrphanedSimulatedCalls(startedAt: Date): Promise<number> {
       const expired = await repository.expireSimulatedCallsBefore(startedAt);

@@ -1,10 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
-import { requestJson, runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
+import { clickToCallProcess, requestJson, runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
 import { startGatedReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
@@ -58,31 +58,22 @@ async function setUp(url: string, hookUrl: string) {
     return creds.body as { apiToken: string; apiSecret: string };
   };
   // Its calls end at once, but the end is written after the answer: the process may die between the
-  // two, and such a call never reports its end. The duration sweep closes it after the restart.
+  // two, and such a call never reports its end. It is closed after the restart: on the embedded
+  // database as the next process starts (decision 0085), on PostgreSQL by the duration sweep.
   const quick = await agent(
     { turns: [{ role: 'user', text: 'Yes' }], outcome: { status: 'SOLD' } },
     { maxCallDurationSeconds: 2 },
   );
-  // Its calls are still open when the process dies; the duration sweep closes them after the restart.
+  // Its calls are still open when the process dies; they are closed after the restart, as above.
   const endless = await agent({ delayMs: 3_600_000 }, { maxCallDurationSeconds: 2 });
   return { auth, quick, endless };
 }
 
 let phone = 1000;
 async function place(url: string, creds: { apiToken: string; apiSecret: string }): Promise<string> {
-  const body = JSON.stringify({ phone: `+1415556${String(phone++).padStart(4, '0')}` });
-  const response = await fetch(`${url}/api/click-to-call`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'api-key': creds.apiToken,
-      signature: createHmac('sha256', creds.apiSecret).update(body).digest('hex'),
-    },
-    body,
-  });
-  const answer = (await response.json()) as { callId: string };
-  expect(response.status).toBe(200);
-  return answer.callId;
+  const answer = await clickToCallProcess(url, creds, { phone: `+1415556${String(phone++).padStart(4, '0')}` });
+  expect(answer.status).toBe(200);
+  return answer.body.callId as string;
 }
 
 /** A receiver holding every request unanswered until `open()`, which drops them (the server was killed meanwhile). */

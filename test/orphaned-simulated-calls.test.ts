@@ -1,10 +1,10 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
-import { requestJson, type ServerProcess, startServerProcess } from './helpers/process.js';
+import { clickToCallProcess, requestJson, type ServerProcess, startServerProcess } from './helpers/process.js';
 import { startReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
@@ -54,19 +54,8 @@ async function setUp(url: string, hookUrl: string) {
   return { auth, creds: creds.body as { apiToken: string; apiSecret: string } };
 }
 
-async function place(url: string, creds: { apiToken: string; apiSecret: string }, phone: string) {
-  const body = JSON.stringify({ phone });
-  const response = await fetch(`${url}/api/click-to-call`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'api-key': creds.apiToken,
-      signature: createHmac('sha256', creds.apiSecret).update(body).digest('hex'),
-    },
-    body,
-  });
-  return { status: response.status, body: (await response.json()) as { callId?: string; code?: string } };
-}
+const place = (url: string, creds: { apiToken: string; apiSecret: string }, phone: string) =>
+  clickToCallProcess(url, creds, { phone });
 
 const callOf = async (url: string, auth: Record<string, string>, id: string) =>
   (await requestJson(`${url}/v1/calls/${id}`, { headers: auth })).body;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { onFreePort } from './app.js';
 import { answersHealthz } from './wait.js';
 
@@ -67,6 +68,25 @@ export async function requestJson(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as any) : null };
+}
+
+/** A signed `POST /api/click-to-call` to a server process, with the agent's token and secret. */
+export async function clickToCallProcess(
+  url: string,
+  creds: { apiToken: string; apiSecret: string },
+  body: Record<string, unknown>,
+) {
+  const raw = JSON.stringify(body);
+  const response = await fetch(`${url}/api/click-to-call`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'api-key': creds.apiToken,
+      signature: hmacSha256Hex(creds.apiSecret, raw),
+    },
+    body: raw,
+  });
+  return { status: response.status, body: (await response.json()) as { callId?: string; code?: string } };
 }
 
 /**

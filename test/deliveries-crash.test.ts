@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
-import { clickToCallProcess, requestJson, runCli, type ServerProcess, startServerProcess } from './helpers/process.js';
+import {
+  agentWithIntegration,
+  clickToCallProcess,
+  requestJson,
+  runCli,
+  type ServerProcess,
+  signupProcess,
+  startServerProcess,
+} from './helpers/process.js';
 import { startGatedReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
@@ -34,29 +42,9 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
 
 /** An organization with two agents sending outcomes to `hookUrl`: one whose calls end at once, one whose calls never end on their own. */
 async function setUp(url: string, hookUrl: string) {
-  const signup = await requestJson(`${url}/v1/signup`, {
-    method: 'POST',
-    body: {
-      organization: 'Crash',
-      email: `c-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'correct horse',
-    },
-  });
-  const auth = { authorization: `Bearer ${signup.body.apiKey}` };
-  const agent = async (simulator: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    const created = await requestJson(`${url}/v1/agents`, {
-      method: 'POST',
-      headers: auth,
-      body: { name: 'Crash agent', type: 'click_to_call', simulator, ...extra },
-    });
-    await requestJson(`${url}/v1/agents/${created.body.id}/integrations`, {
-      method: 'POST',
-      headers: auth,
-      body: { url: hookUrl },
-    });
-    const creds = await requestJson(`${url}/v1/agents/${created.body.id}/credentials`, { headers: auth });
-    return creds.body as { apiToken: string; apiSecret: string };
-  };
+  const auth = await signupProcess(url, 'Crash');
+  const agent = async (simulator: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    (await agentWithIntegration(url, auth, { name: 'Crash agent', simulator, ...extra }, hookUrl)).creds;
   // Its calls end at once, but the end is written after the answer: the process may die between the
   // two, and such a call never reports its end. It is closed after the restart: on the embedded
   // database as the next process starts (decision 0085), on PostgreSQL by the duration sweep.

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './helpers/database.js';
-import { clickToCallProcess, requestJson, type ServerProcess, startServerProcess } from './helpers/process.js';
+import {
+  agentWithIntegration,
+  clickToCallProcess,
+  requestJson,
+  type ServerProcess,
+  signupProcess,
+  startServerProcess,
+} from './helpers/process.js';
 import { startReceiver } from './helpers/receiver.js';
 import { until } from './helpers/wait.js';
 
@@ -30,28 +37,15 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
 
 /** An organization with an agent whose simulated calls stay in progress for an hour (its default maximum). */
 async function setUp(url: string, hookUrl: string) {
-  const signup = await requestJson(`${url}/v1/signup`, {
-    method: 'POST',
-    body: {
-      organization: 'Orphans',
-      email: `o-${randomBytes(4).toString('hex')}@example.com`,
-      password: 'correct horse',
-    },
-  });
-  const auth = { authorization: `Bearer ${signup.body.apiKey}` };
-  const agent = await requestJson(`${url}/v1/agents`, {
-    method: 'POST',
-    headers: auth,
-    body: { name: 'Long calls', type: 'click_to_call', simulator: { delayMs: 3_600_000 } },
-  });
-  expect(agent.body.maxCallDurationSeconds).toBe(3600);
-  await requestJson(`${url}/v1/agents/${agent.body.id}/integrations`, {
-    method: 'POST',
-    headers: auth,
-    body: { url: hookUrl },
-  });
-  const creds = await requestJson(`${url}/v1/agents/${agent.body.id}/credentials`, { headers: auth });
-  return { auth, creds: creds.body as { apiToken: string; apiSecret: string } };
+  const auth = await signupProcess(url, 'Orphans');
+  const { agent, creds } = await agentWithIntegration(
+    url,
+    auth,
+    { name: 'Long calls', simulator: { delayMs: 3_600_000 } },
+    hookUrl,
+  );
+  expect(agent.maxCallDurationSeconds).toBe(3600);
+  return { auth, creds };
 }
 
 const place = (url: string, creds: { apiToken: string; apiSecret: string }, phone: string) =>

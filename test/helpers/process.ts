@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { onFreePort } from './app.js';
@@ -68,6 +69,39 @@ export async function requestJson(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as any) : null };
+}
+
+/** A new organization on a server process (`POST /v1/signup`): its `authorization` header. */
+export async function signupProcess(url: string, organization: string): Promise<Record<string, string>> {
+  const signup = await requestJson(`${url}/v1/signup`, {
+    method: 'POST',
+    body: { organization, email: `p-${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse' },
+  });
+  return { authorization: `Bearer ${signup.body.apiKey}` };
+}
+
+/**
+ * A click-to-call agent created on a server process from `body`, sending its outcomes to `hookUrl`
+ * (one webhook integration): the agent as created, and its credentials.
+ */
+export async function agentWithIntegration(
+  url: string,
+  auth: Record<string, string>,
+  body: Record<string, unknown>,
+  hookUrl: string,
+) {
+  const agent = await requestJson(`${url}/v1/agents`, {
+    method: 'POST',
+    headers: auth,
+    body: { type: 'click_to_call', ...body },
+  });
+  await requestJson(`${url}/v1/agents/${agent.body.id}/integrations`, {
+    method: 'POST',
+    headers: auth,
+    body: { url: hookUrl },
+  });
+  const creds = await requestJson(`${url}/v1/agents/${agent.body.id}/credentials`, { headers: auth });
+  return { agent: agent.body, creds: creds.body as { apiToken: string; apiSecret: string } };
 }
 
 /** A signed `POST /api/click-to-call` to a server process, with the agent's token and secret. */

@@ -4,12 +4,19 @@ import { runPeriodically } from './periodic.js';
 export interface PeriodicJob {
   /** Names the job in its error log line. */
   name: string;
+  /** The pause between runs; for a job that says when its work is next due, the longest one. */
   intervalMs: number;
   /**
    * One run. `signal` is aborted when the jobs stop (shutdown): a run that may go on for minutes
    * (retention's batches) returns early rather than hold the shutdown; short ones may ignore it.
+   * A run may return in how many milliseconds its work is next due (decision 0086).
    */
-  run: (signal: AbortSignal) => Promise<void>;
+  run: (signal: AbortSignal) => Promise<void> | Promise<number | undefined>;
+  /**
+   * For work that news announces (decision 0086): calls `wake` on each piece of news, and the job
+   * runs at once. Such a job also runs when the jobs start.
+   */
+  wakeOn?: (wake: () => void) => void;
 }
 
 /**
@@ -22,13 +29,16 @@ export function startJobs(
   onError: (error: unknown, job: PeriodicJob) => void,
 ): { stop(): Promise<void> } {
   const stopping = new AbortController();
-  const running = jobs.map((job) =>
-    runPeriodically(
+  const running = jobs.map((job) => {
+    const runner = runPeriodically(
       () => job.run(stopping.signal),
       job.intervalMs,
       (error) => onError(error, job),
-    ),
-  );
+      { runAtStart: job.wakeOn !== undefined },
+    );
+    job.wakeOn?.(runner.wake);
+    return runner;
+  });
   return {
     async stop() {
       stopping.abort();

@@ -77,8 +77,10 @@ export interface Config {
    */
   readonly deliveryLeaseSeconds: number;
   /**
-   * `SWITCHBOARD_PUBLISH_INTERVAL_MS`, default 1000: how often a worker publishes agents whose
-   * settings or tools changed to their provider.
+   * `SWITCHBOARD_PUBLISH_INTERVAL_MS`, default 5000: the longest a worker waits before looking for
+   * agents and phone numbers to publish to their provider. A change is announced and published at
+   * once, and a retry when it falls due; this is the safety net for what no announcement reached
+   * (decision 0086).
    */
   readonly publishIntervalMs: number;
   /**
@@ -255,7 +257,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     autoDisableSeconds: readInteger(env, 'SWITCHBOARD_AUTO_DISABLE_SECONDS', 5 * 24 * 3600, 1, 365 * 24 * 3600),
     shutdownGraceMs: readInteger(env, 'SWITCHBOARD_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     deliveryLeaseSeconds: readInteger(env, 'SWITCHBOARD_DELIVERY_LEASE_SECONDS', 50, 1, 3600),
-    publishIntervalMs: readInteger(env, 'SWITCHBOARD_PUBLISH_INTERVAL_MS', 1000, 50, 3_600_000),
+    publishIntervalMs: readInteger(env, 'SWITCHBOARD_PUBLISH_INTERVAL_MS', 5000, 50, 3_600_000),
     analysisGraceSeconds: readInteger(env, 'SWITCHBOARD_ANALYSIS_GRACE_SECONDS', 120, 0, 86_400),
     role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
     workerPort: env.SWITCHBOARD_WORKER_PORT ? readInteger(env, 'SWITCHBOARD_WORKER_PORT', 0, 0, 65535) : undefined,

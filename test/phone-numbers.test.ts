@@ -47,7 +47,9 @@ const vapiNumber = (id: string) => vapi.phoneNumbers.find((n) => n.id === id);
 beforeAll(async () => {
   vapi = await startFakeVapi({ phoneNumbers: VAPI_NUMBERS });
   retell = await startFakeRetell({ phoneNumbers: RETELL_NUMBERS });
-  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' });
+  // The worker's safety net an hour away: every publish below comes from the announcement of the
+  // change that made it due, or from its retry's due time (decision 0086), never from a poll.
+  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '3600000' });
   owner = await t.signup('Owner');
   stranger = await t.signup('Stranger');
   const vapiCredential = await post('/v1/provider-credentials', {

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { type Org, startOtherProcess, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
 import { until } from './helpers/wait.js';
 
@@ -7,10 +8,13 @@ let t: TestApp;
 let org: Org;
 let vapi: FakeVapi;
 let credentialId: string;
+const masterKey = randomBytes(32);
 
 beforeAll(async () => {
   vapi = await startFakeVapi();
-  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' });
+  // The worker's safety net an hour away: every publish below comes from the announcement of the
+  // change that made it due, or from its retry's due time (decision 0086), never from a poll.
+  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '3600000' }, masterKey);
   org = await t.signup();
   const credential = await t.request('POST', '/v1/provider-credentials', {
     headers: org.auth,
@@ -199,5 +203,33 @@ describe('publishing to Vapi', () => {
 
     await t.request('DELETE', `/v1/agents/${created.body.id}`, { headers: org.auth });
     await until('the assistant removed', async () => (vapi.assistants.has(assistantId) ? undefined : true));
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('publishing to Vapi across processes on one PostgreSQL', () => {
+  it('publishes at once an agent created and changed through a process that does not publish (role api)', async () => {
+    const other = await startOtherProcess(t.db.url as string, masterKey);
+    try {
+      const created = await fetch(`${other.origin}/v1/agents`, {
+        method: 'POST',
+        headers: { ...org.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Made elsewhere', provider: 'vapi', providerCredentialId: credentialId }),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const first = await synced(id);
+      const changed = await fetch(`${other.origin}/v1/agents/${id}`, {
+        method: 'PATCH',
+        headers: { ...org.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'Changed elsewhere' }),
+      });
+      expect(changed.status).toBe(200);
+      await synced(id, first.providerSync.syncedAt);
+      expect(vapi.assistants.get(first.providerSync.providerAgentId)).toMatchObject({
+        model: { messages: [{ role: 'system', content: 'Changed elsewhere' }] },
+      });
+    } finally {
+      await other.close();
+    }
   });
 });

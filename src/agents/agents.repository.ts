@@ -55,8 +55,8 @@ export function createAgentsRepository(db: Db) {
       return rows[0];
     },
 
-    /** Soft delete; the agent's token stops resolving at once. */
-    async softDelete(organizationId: string, id: string): Promise<boolean> {
+    /** Soft delete; the agent's token stops resolving at once. Returns its provider, or undefined when there was no such agent. */
+    async softDelete(organizationId: string, id: string): Promise<string | undefined> {
       const rows = await db
         .update(agents)
         // An agent on a real provider is unpublished in the background.
@@ -68,8 +68,8 @@ export function createAgentsRepository(db: Db) {
           providerSyncAttempts: 0,
         })
         .where(live(organizationId, id))
-        .returning({ id: agents.id });
-      return rows.length > 0;
+        .returning({ provider: agents.provider });
+      return rows[0]?.provider;
     },
 
     /** The SHA-256 of every live click-to-call token, for the token index (decision 0029). */

@@ -6,6 +6,7 @@ import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { isKnownCountry } from '../lib/phone-numbers.js';
+import { announcePublishDue } from '../providers/publish-due.js';
 import { AGENT_TOKEN_TOPIC, AGENT_TOPIC, type AgentCache } from './agent-cache.js';
 import {
   type AgentDefinition,
@@ -210,6 +211,10 @@ export function createAgentsService({
   const endpoint = `${publicUrl}/api/click-to-call`;
 
   const announce = (agentId: string) => changes.publish(AGENT_TOPIC, agentId);
+  // The publishing workers, when the write made an agent on a real provider due (decision 0086).
+  const announceDue = async (provider: string) => {
+    if (provider !== 'simulator') await announcePublishDue(changes);
+  };
   // Every process adds a newly issued token to its token index, so it works at once everywhere.
   const announceToken = async (tokenHash: string | undefined) => {
     if (tokenHash) await changes.publish(AGENT_TOKEN_TOPIC, tokenHash);
@@ -327,6 +332,7 @@ export function createAgentsService({
         ...publishAgain(settings.provider),
       });
       await announceToken(credentials?.apiTokenHash);
+      await announceDue(inserted.provider);
       return toView(inserted);
     },
 
@@ -407,12 +413,15 @@ export function createAgentsService({
       if (!updated) throw notFound('Agent');
       await announceToken(credentials?.apiTokenHash);
       await announce(id);
+      await announceDue(updated.provider);
       return toView(updated);
     },
 
     async remove(organizationId: string, id: string): Promise<void> {
-      if (!(await repository.softDelete(organizationId, id))) throw notFound('Agent');
+      const provider = await repository.softDelete(organizationId, id);
+      if (provider === undefined) throw notFound('Agent');
       await announce(id);
+      await announceDue(provider);
     },
 
     async credentials(organizationId: string, id: string): Promise<AgentCredentials> {

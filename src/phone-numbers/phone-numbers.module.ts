@@ -3,7 +3,11 @@ import { AGENT_TOPIC } from '../agents/agent-cache.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { PeriodicJob } from '../jobs/catalog.js';
 import type { ProviderRegistryService } from '../providers/provider-port.js';
+import { announcePublishDue, onPublishDue } from '../providers/publish-due.js';
 import type { DomainModule, SharedDeps } from '../shared-deps.js';
+
+/** The longest the bindings go without being compared with their agents (the safety net below). */
+const COMPARE_EVERY_MS = 60_000;
 
 /** The provider that plays an agent's scenario (src/providers/simulator/). */
 const SIMULATOR = 'simulator';
@@ -50,6 +54,7 @@ export function createPhoneNumbersModule(
           : { ok: false, message: 'The simulator is not available in this process' };
       },
     },
+    onDue: () => announcePublishDue(database.changes),
     onFailed: ({ phoneNumberId, provider, error, retryInSeconds }) =>
       log.warn({ phoneNumberId, provider, error, retryInSeconds }, `could not bind a phone number at ${provider}`),
   });
@@ -60,30 +65,31 @@ export function createPhoneNumbersModule(
   // providers were told: comparing scans every live number, so it runs when the change feed says an
   // agent changed (in any process), and otherwise once a minute as a safety net.
   let agentsChanged = true;
-  let runsSinceCompare = 0;
-  const compareEveryRuns = Math.max(1, Math.round(60_000 / config.publishIntervalMs));
-  changes.subscribe(
-    AGENT_TOPIC,
-    () => {
-      agentsChanged = true;
-    },
-    () => {
-      agentsChanged = true;
-    },
-  );
+  let comparedAt = 0;
   const jobs: PeriodicJob[] = [
     {
       name: 'binding phone numbers at their providers',
-      // As often as agents are published: a number waits for its agent's publication.
+      // Woken when a number falls due now or an agent changes (a number may wait for its agent's
+      // publication); otherwise asleep until the next retry falls due, or `publishIntervalMs` at the
+      // most (decision 0086).
       intervalMs: config.publishIntervalMs,
+      wakeOn: (wake) => {
+        onPublishDue(changes, wake);
+        const agentChanged = () => {
+          agentsChanged = true;
+          wake();
+        };
+        changes.subscribe(AGENT_TOPIC, agentChanged, agentChanged);
+      },
       run: async () => {
-        runsSinceCompare += 1;
-        if (agentsChanged || runsSinceCompare >= compareEveryRuns) {
+        if (agentsChanged || performance.now() - comparedAt >= COMPARE_EVERY_MS) {
           agentsChanged = false;
-          runsSinceCompare = 0;
+          comparedAt = performance.now();
           await service.markDrifted();
         }
-        while ((await service.syncDue()) > 0) {}
+        const dueInMs = await service.syncDue();
+        const untilCompare = COMPARE_EVERY_MS - (performance.now() - comparedAt);
+        return Math.min(dueInMs ?? untilCompare, untilCompare);
       },
     },
   ];

@@ -296,6 +296,19 @@ export function createPhoneNumbersRepository(db: Db) {
       return rowsOf(result).length;
     },
 
+    /**
+     * In how many milliseconds the soonest pending number falls due (a retry, or the lease of a claim
+     * under way), by the database's clock; undefined when none is. Read from the due index.
+     */
+    async nextDueInMs(): Promise<number | undefined> {
+      const [row] = rowsOf<{ due_in_ms: unknown }>(
+        await db.execute(sql`
+          select extract(epoch from min(sync_due_at) - now()) * 1000 as due_in_ms
+          from phone_numbers where sync_state = 'pending'`),
+      );
+      return row?.due_in_ms == null ? undefined : Number(row.due_in_ms);
+    },
+
     /** Claims numbers due for syncing (SKIP LOCKED), leasing each for `leaseSeconds`. */
     async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedPhoneNumber[]> {
       const result = await db.execute(sql`

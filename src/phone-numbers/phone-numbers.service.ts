@@ -3,6 +3,7 @@ import type { AgentView } from '../agents/agents.schemas.js';
 import type { CallView } from '../calls/calls.schemas.js';
 import type { InboundCalls } from '../calls/inbound-calls.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
+import { workThroughDue } from '../jobs/due-work.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
@@ -73,6 +74,8 @@ export interface PhoneNumbersServiceDeps {
   retrySeconds?: readonly number[];
   /** How long a claimed number is left to one process before another may take it; default 120 s. */
   leaseSeconds?: number;
+  /** A number fell due at its provider now (bound, unbound, deleted): the workers are told. Default: nothing. */
+  onDue?: () => Promise<void>;
   /** An attempt to bind failed (for the log); default nothing. */
   onFailed?: (failure: {
     phoneNumberId: string;
@@ -159,6 +162,7 @@ export function createPhoneNumbersService({
   simulator,
   retrySeconds = BIND_RETRY_SECONDS,
   leaseSeconds = 120,
+  onDue = async () => {},
   onFailed = () => {},
 }: PhoneNumbersServiceDeps) {
   async function findOrThrow(organizationId: string, id: string): Promise<PhoneNumberRecord> {
@@ -297,6 +301,7 @@ export function createPhoneNumbersService({
         ...(agentId ? { syncState: 'pending', syncDueAt: new Date() } : { syncState: 'synced' }),
       });
       if (!inserted.ok) refused(inserted, input.number);
+      if (agentId) await onDue();
       return toView(await findOrThrow(organizationId, id));
     },
 
@@ -325,12 +330,14 @@ export function createPhoneNumbersService({
       if (input.agentId !== null) await bindableAgent(organizationId, input.agentId, current.row);
       const changed = await repository.setAgent(organizationId, id, input.agentId);
       if (!changed.ok) refused(changed, current.row.number);
+      await onDue();
       return toView(await findOrThrow(organizationId, id));
     },
 
     /** Deletes the number; the provider is told "no agent" in the background if it was told one. */
     async remove(organizationId: string, id: string): Promise<void> {
       if (!(await repository.softDelete(organizationId, id))) throw notFound('Phone number');
+      await onDue();
     },
 
     /** `GET /v1/provider-credentials/:id/phone-numbers`: the account's numbers, each with ours when imported. */
@@ -420,12 +427,17 @@ export function createPhoneNumbersService({
       return calls.get(organizationId, callId);
     },
 
-    /** Binds every number due now at its provider; returns how many were tried. */
-    async syncDue(batch = 10): Promise<number> {
-      const due = await repository.claimDue(batch, leaseSeconds);
-      for (const number of due) await sync(number);
-      return due.length;
-    },
+    /**
+     * Binds every number due now at its provider, ten claimed at a time; returns in how many
+     * milliseconds the next one falls due (undefined when none is). With nothing due it asks one
+     * statement, the next due time, and claims nothing (decision 0086).
+     */
+    syncDue: (batch = 10): Promise<number | undefined> =>
+      workThroughDue({
+        nextDueInMs: repository.nextDueInMs,
+        claimDue: () => repository.claimDue(batch, leaseSeconds),
+        handle: sync,
+      }),
 
     /** Numbers whose agent changed in a way that changes their binding sync again; returns how many. */
     markDrifted: (): Promise<number> => repository.markDrifted(),

@@ -55,14 +55,29 @@ export function createProviderSyncRepository(db: Db) {
     /**
      * The agent of the call publishes again if it was last published before the call was placed: a
      * webhook of the call came to a URL of an older publication (decision 0029). Once published
-     * again, webhooks of calls placed before do not mark it again.
+     * again, webhooks of calls placed before do not mark it again. Returns whether it marked it.
      */
-    async markPublishedBeforeCall(callId: string): Promise<void> {
-      await db.execute(sql`
+    async markPublishedBeforeCall(callId: string): Promise<boolean> {
+      const result = await db.execute(sql`
         update agents a set provider_sync_state = 'pending', provider_sync_due_at = now(), provider_sync_attempts = 0
         from calls c
         where c.id = ${callId} and a.id = c.agent_id and a.provider = 'retell' and a.deleted_at is null
-          and a.provider_sync_state = 'synced' and a.provider_synced_at < c.created_at`);
+          and a.provider_sync_state = 'synced' and a.provider_synced_at < c.created_at
+        returning a.id`);
+      return rowsOf(result).length > 0;
+    },
+
+    /**
+     * In how many milliseconds the soonest pending agent falls due (a retry, or the lease of a claim
+     * under way), by the database's clock; undefined when none is pending. Read from the due index.
+     */
+    async nextDueInMs(): Promise<number | undefined> {
+      const [row] = rowsOf<{ due_in_ms: unknown }>(
+        await db.execute(sql`
+          select extract(epoch from min(provider_sync_due_at) - now()) * 1000 as due_in_ms
+          from agents where provider_sync_state = 'pending'`),
+      );
+      return row?.due_in_ms == null ? undefined : Number(row.due_in_ms);
     },
 
     /** Claims agents due for publishing (SKIP LOCKED), leasing each for `leaseSeconds`. */

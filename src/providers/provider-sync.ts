@@ -1,3 +1,4 @@
+import { workThroughDue } from '../jobs/due-work.js';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
 import { describeProviderError } from './provider-errors.js';
 import type { PublishableTool, PublishContext, PublishedToolStore, RealVoiceProvider } from './provider-port.js';
@@ -19,6 +20,8 @@ export interface ProviderSyncDeps {
   onError: (error: unknown, agentId?: string) => void;
   /** An agent's provider id may have changed: caches of the agent must forget it. */
   onPublished?: (agentId: string) => Promise<void>;
+  /** Agents became due now (a credential or a tool changed): the workers are told. Default: nothing. */
+  onDue?: () => Promise<void>;
   /**
    * Publishing an agent failed: the metrics count it by provider and the log says which agent and
    * what the provider answered. Default: nothing.
@@ -52,6 +55,7 @@ export function createProviderSync({
   leaseSeconds = 120,
   onError,
   onPublished = async () => {},
+  onDue = async () => {},
   onFailed = () => {},
 }: ProviderSyncDeps) {
   async function toolsOf(agent: ClaimedAgent): Promise<PublishableTool[]> {
@@ -117,17 +121,33 @@ export function createProviderSync({
 
   return {
     /** A credential changed: the agents publishing with it publish again. */
-    credentialChanged: (credentialId: string): Promise<void> => repository.markCredentialUsersPending(credentialId),
+    async credentialChanged(credentialId: string): Promise<void> {
+      await repository.markCredentialUsersPending(credentialId);
+      await onDue();
+    },
 
     /** Tools changed or deleted: the agents using them publish again. */
-    toolChanged: (toolId: string): Promise<void> => repository.markToolUsersPending(toolId),
-
-    /** Publishes every agent due now; returns how many were tried. */
-    async publishDue(batch = 10): Promise<number> {
-      const due = await repository.claimDue(batch, leaseSeconds);
-      for (const agent of due) await publish(agent);
-      return due.length;
+    async toolChanged(toolId: string): Promise<void> {
+      await repository.markToolUsersPending(toolId);
+      await onDue();
     },
+
+    /** The agent of a call publishes again if it was last published before the call (decision 0029). */
+    async republishAgentOfCall(callId: string): Promise<void> {
+      if (await repository.markPublishedBeforeCall(callId)) await onDue();
+    },
+
+    /**
+     * Publishes every agent due now, ten claimed at a time; returns in how many milliseconds the next
+     * one falls due (undefined when none is pending). With nothing due it asks one statement, the
+     * next due time, and claims nothing (decision 0086).
+     */
+    publishDue: (batch = 10): Promise<number | undefined> =>
+      workThroughDue({
+        nextDueInMs: repository.nextDueInMs,
+        claimDue: () => repository.claimDue(batch, leaseSeconds),
+        handle: publish,
+      }),
   };
 }
 

@@ -15,6 +15,7 @@ import { providerToolsRoutes } from './provider-tools.routes.js';
 import { createProviderToolsService } from './provider-tools.service.js';
 import { providerVoicesRoutes } from './provider-voices.routes.js';
 import { providerWebhooksRoutes } from './provider-webhooks.routes.js';
+import { announcePublishDue, onPublishDue } from './publish-due.js';
 import { createRetellAdapter } from './retell/retell-adapter.js';
 import { createSimulator } from './simulator/simulator.js';
 import { createSimulatorRepository } from './simulator/simulator.repository.js';
@@ -62,8 +63,8 @@ export function createProvidersModule(
     analysisGraceSeconds: config.analysisGraceSeconds,
     inboundCalls,
     republishAgentOfCall: (callId) =>
-      repository
-        .markPublishedBeforeCall(callId)
+      providerSync
+        .republishAgentOfCall(callId)
         .catch((err) => log.error({ err, callId }, 'could not mark the agent to publish again')),
   };
   const simulator = createSimulator({
@@ -81,6 +82,7 @@ export function createProvidersModule(
     aiSchemaOf: (tool) => compileAiSchema(tool.parameters) as Record<string, unknown>,
     onError: (err, agentId) => log.error({ err, agentId }, 'publishing to the provider failed to record'),
     onPublished: (agentId) => database.changes.publish(AGENT_TOPIC, agentId),
+    onDue: () => announcePublishDue(database.changes),
     onFailed: ({ agentId, provider, deleted, error, retryInSeconds }) => {
       metrics.providerSync.failed(provider);
       const action = deleted
@@ -119,10 +121,11 @@ export function createProvidersModule(
       jobs: [
         {
           name: 'publishing agents to their providers',
+          // Woken when an agent falls due now; otherwise asleep until the next one (a retry) falls
+          // due, or `publishIntervalMs` at the most (decision 0086).
           intervalMs: config.publishIntervalMs,
-          run: async () => {
-            while ((await providerSync.publishDue()) > 0) {}
-          },
+          wakeOn: (wake) => onPublishDue(database.changes, wake),
+          run: () => providerSync.publishDue(),
         },
       ],
       // The simulator's calls stop (their last events recorded) before the calls drain.

@@ -58,6 +58,15 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 /**
+ * The one `due_in_ms` a statement selects (a due time less `now()`, in milliseconds, by the
+ * database's clock) as a number; undefined when it is null (nothing is due at all).
+ */
+export async function selectDueInMs(db: Db, query: SQL): Promise<number | undefined> {
+  const [row] = rowsOf<{ due_in_ms: unknown }>(await db.execute(query));
+  return row?.due_in_ms == null ? undefined : Number(row.due_in_ms);
+}
+
+/**
  * `db.execute(query)` as a named prepared statement: with PostgreSQL, parsed and planned once per
  * connection and then only bound and run; PGlite runs it as `db.execute` does. For a statement
  * every request sends whose text never changes (its values are parameters), and only where a plan

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm';
-import { type Db, isUniqueViolation, lockOrganizationScope, rowsOf } from '../db/client.js';
+import { type Db, isUniqueViolation, lockOrganizationScope, rowsOf, selectDueInMs } from '../db/client.js';
 import { agents, phoneNumbers } from '../db/schema/index.js';
 import { MAX_PHONE_NUMBERS_PER_ORGANIZATION } from './phone-numbers.schemas.js';
 
@@ -300,14 +300,12 @@ export function createPhoneNumbersRepository(db: Db) {
      * In how many milliseconds the soonest pending number falls due (a retry, or the lease of a claim
      * under way), by the database's clock; undefined when none is. Read from the due index.
      */
-    async nextDueInMs(): Promise<number | undefined> {
-      const [row] = rowsOf<{ due_in_ms: unknown }>(
-        await db.execute(sql`
-          select extract(epoch from min(sync_due_at) - now()) * 1000 as due_in_ms
-          from phone_numbers where sync_state = 'pending'`),
-      );
-      return row?.due_in_ms == null ? undefined : Number(row.due_in_ms);
-    },
+    nextDueInMs: (): Promise<number | undefined> =>
+      selectDueInMs(
+        db,
+        sql`select extract(epoch from min(sync_due_at) - now()) * 1000 as due_in_ms
+          from phone_numbers where sync_state = 'pending'`,
+      ),
 
     /** Claims numbers due for syncing (SKIP LOCKED), leasing each for `leaseSeconds`. */
     async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedPhoneNumber[]> {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { CollectField } from '../agents/agent-definition.js';
 import type { AgentModel, AgentVoice, AgentVoicemail } from '../agents/agents.schemas.js';
-import { type Db, rowsOf } from '../db/client.js';
+import { type Db, rowsOf, selectDueInMs } from '../db/client.js';
 import { providerTools, tools } from '../db/schema/index.js';
 
 export type ToolRow = typeof tools.$inferSelect;
@@ -71,14 +71,12 @@ export function createProviderSyncRepository(db: Db) {
      * In how many milliseconds the soonest pending agent falls due (a retry, or the lease of a claim
      * under way), by the database's clock; undefined when none is pending. Read from the due index.
      */
-    async nextDueInMs(): Promise<number | undefined> {
-      const [row] = rowsOf<{ due_in_ms: unknown }>(
-        await db.execute(sql`
-          select extract(epoch from min(provider_sync_due_at) - now()) * 1000 as due_in_ms
-          from agents where provider_sync_state = 'pending'`),
-      );
-      return row?.due_in_ms == null ? undefined : Number(row.due_in_ms);
-    },
+    nextDueInMs: (): Promise<number | undefined> =>
+      selectDueInMs(
+        db,
+        sql`select extract(epoch from min(provider_sync_due_at) - now()) * 1000 as due_in_ms
+          from agents where provider_sync_state = 'pending'`,
+      ),
 
     /** Claims agents due for publishing (SKIP LOCKED), leasing each for `leaseSeconds`. */
     async claimDue(limit: number, leaseSeconds: number): Promise<ClaimedAgent[]> {

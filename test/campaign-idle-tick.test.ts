@@ -3,6 +3,7 @@ import { createCampaignScheduler } from '../src/campaigns/scheduler.js';
 import { createSchedulerRepository } from '../src/campaigns/scheduler.repository.js';
 import type { Db } from '../src/db/client.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { until } from './helpers/wait.js';
 
 /**
  * What a scheduler's tick asks the database while no campaign is under way (decision 0078): one
@@ -89,5 +90,53 @@ describe('campaign scheduler, idle', () => {
     statements.length = 0;
     await scheduler.tick();
     expect(statements).toEqual(['execute']);
+  });
+
+  it('looks once in 5 s with nothing under way, at once when a campaign starts (announced on the change feed), and every interval while one runs', async () => {
+    const errors: unknown[] = [];
+    const repository = createSchedulerRepository(t.db.database.db);
+    let passes = 0;
+    const work = repository.work;
+    repository.work = () => {
+      passes++;
+      return work();
+    };
+    const notExpected = () => {
+      throw new Error('no call is placed in this test');
+    };
+    const scheduler = createCampaignScheduler({
+      repository,
+      clickToCall: { acceptCampaignCalls: notExpected, startCampaignCall: notExpected },
+      calls: { failStart: notExpected },
+      now: () => at,
+      intervalMs: 50,
+      leaseSeconds: 60,
+      // Where the app announces a started campaign, as every worker hears it (decision 0087).
+      changes: t.db.database.changes,
+      onError: (error) => errors.push(error),
+    });
+    scheduler.start();
+    try {
+      // Nothing under way (the campaign above completed): one pass 50 ms after the start, then 5 s.
+      await until('the first pass', () => passes === 1);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(passes).toBe(1);
+
+      // A campaign started through the API (its window closed on the scheduler's Monday, so nothing
+      // is placed): the announcement wakes the scheduler, which then looks every interval again.
+      const agent = await t.createAgent(org, {});
+      const created = await t.request('POST', '/v1/campaigns', {
+        headers: org.auth,
+        body: { name: 'Tuesdays', agentId: agent.id, window: { days: ['tue'], start: '09:00', end: '17:00' } },
+      });
+      const id = created.body.id;
+      await t.request('POST', `/v1/campaigns/${id}/contacts`, { headers: org.auth, body: [{ phone: nextPhone() }] });
+      expect((await t.request('POST', `/v1/campaigns/${id}/start`, { headers: org.auth })).status).toBe(200);
+      await until('passes every interval', () => passes >= 6);
+      expect(errors).toEqual([]);
+      expect((await t.request('POST', `/v1/campaigns/${id}/cancel`, { headers: org.auth })).status).toBe(200);
+    } finally {
+      await scheduler.stop();
+    }
   });
 });

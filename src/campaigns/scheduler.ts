@@ -39,6 +39,11 @@ const BATCH = 500;
 const BUSY_RETRY_MS = 60_000;
 /** An agent that cannot place calls is looked at again this much later. */
 const IDLE_RETRY_MS = 30_000;
+/**
+ * The pause after a pass that found no campaign running and no attempt open (decision 0087): only a
+ * start or a resume brings work then, and both wake every scheduler at once; this is the safety net.
+ */
+const IDLE_PAUSE_MS = 5_000;
 /** Claims of one campaign per tick: contacts outside their window take a claim's places. */
 const MAX_CLAIM_ROUNDS = 5;
 
@@ -220,9 +225,9 @@ export function createCampaignScheduler(deps: CampaignSchedulerDeps) {
   /**
    * One pass of the four steps, each only where there is something for it: steps 1 and 2 need an
    * attempt placing or placed, steps 3 and 4 a running campaign. With neither, the pass is one
-   * statement (decision 0078).
+   * statement (decision 0078). Says whether there was any (decision 0087).
    */
-  async function tick(): Promise<void> {
+  async function tick(): Promise<boolean> {
     const work = await repository.work();
     if (work.attempts) {
       // 1. Settle attempts whose call ended (a batch per tick; more wait for the next).
@@ -249,6 +254,7 @@ export function createCampaignScheduler(deps: CampaignSchedulerDeps) {
       // 4. Complete campaigns whose every contact is final.
       await repository.complete(now());
     }
+    return work.campaigns || work.attempts;
   }
 
   let stopped = true;
@@ -261,13 +267,19 @@ export function createCampaignScheduler(deps: CampaignSchedulerDeps) {
     woken = false;
     const began = Date.now();
     running = tick()
-      .catch(deps.onError)
-      .finally(() => {
+      .catch((error) => {
+        deps.onError(error);
+        return true;
+      })
+      .then((busy) => {
         if (stopped) return;
         // An interval from the start of this pass, not from its end: the pace lets a second's calls
         // through at most, so a pass every interval plus its own duration would place fewer than
         // callsPerMinute allows (a 100 ms pass cost 9% of a 6000-a-minute campaign's calls).
-        timer = setTimeout(loop, woken ? 0 : Math.max(deps.intervalMs / 10, deps.intervalMs - (Date.now() - began)));
+        const pause = busy
+          ? Math.max(deps.intervalMs / 10, deps.intervalMs - (Date.now() - began))
+          : Math.max(IDLE_PAUSE_MS, deps.intervalMs);
+        timer = setTimeout(loop, woken ? 0 : pause);
       });
   };
 

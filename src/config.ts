@@ -107,9 +107,15 @@ export interface Config {
   readonly logBufferBytes: number;
   /**
    * `SWITCHBOARD_SWEEP_INTERVAL_MS`, default 5000: how often a worker closes calls past their
-   * `maxCallDurationSeconds` and prunes expired rate-limit and idempotency rows.
+   * `maxCallDurationSeconds`.
    */
   readonly sweepIntervalMs: number;
+  /**
+   * `SWITCHBOARD_PRUNE_INTERVAL_MS`, default 60000: how often a worker removes expired idempotency
+   * keys, spent rate-limit windows and forgotten login failures (decision 0088). Nothing reads
+   * them once expired, so this bounds only how long they take room.
+   */
+  readonly pruneIntervalMs: number;
   /**
    * `SWITCHBOARD_CAMPAIGN_INTERVAL_MS`, default 1000: how often a worker's campaign scheduler
    * settles ended calls and places due ones (it is also woken when a campaign starts or resumes).
@@ -266,6 +272,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logFormat: readEnum(env, 'SWITCHBOARD_LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     logBufferBytes: readInteger(env, 'SWITCHBOARD_LOG_BUFFER_BYTES', 16 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     sweepIntervalMs: readInteger(env, 'SWITCHBOARD_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
+    pruneIntervalMs: readInteger(env, 'SWITCHBOARD_PRUNE_INTERVAL_MS', 60_000, 50, 3_600_000),
     campaignIntervalMs: readInteger(env, 'SWITCHBOARD_CAMPAIGN_INTERVAL_MS', 1000, 10, 3_600_000),
     campaignLeaseSeconds: readInteger(env, 'SWITCHBOARD_CAMPAIGN_LEASE_SECONDS', 60, 1, 3600),
     retentionDays: readRetentionDays(env),

@@ -16,7 +16,13 @@ export function createAuthModule({ db, database, config }: SharedDeps) {
     module: {
       managementRoutes: [(app) => authRoutes(app, { auth })],
       jobs: [
-        { name: 'prune login failures', intervalMs: config.sweepIntervalMs, run: () => auth.pruneLoginFailures() },
+        {
+          name: 'prune login failures',
+          intervalMs: config.pruneIntervalMs,
+          run: async (signal) => {
+            await auth.pruneLoginFailures(signal);
+          },
+        },
       ],
     } satisfies DomainModule,
   };

@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, inArray, isNull, lt, max, min, sql } from 'drizzle-orm';
-import { type Db, probeOnly } from '../db/client.js';
+import { and, desc, eq, gt, inArray, isNull, max, min, sql } from 'drizzle-orm';
+import { type Db, deleteBatchBefore, probeOnly } from '../db/client.js';
 import { apiKeys, loginFailures, organizations, sessions, users } from '../db/schema/index.js';
 
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -90,8 +90,9 @@ export function createAuthRepository(db: Db) {
       await db.delete(loginFailures).where(eq(loginFailures.key, key));
     },
 
-    async pruneAttempts(before: Date): Promise<void> {
-      await db.delete(loginFailures).where(lt(loginFailures.windowStart, before));
+    /** Forgets up to `limit` failures older than `before`; returns how many. */
+    pruneAttempts(before: Date, limit: number): Promise<number> {
+      return deleteBatchBefore(db, loginFailures, loginFailures.windowStart, before, limit);
     },
 
     /** Creates the organization, its first user and its first API key together, or none of them. */

@@ -1,5 +1,6 @@
 import type { ChangeFeed } from '../db/change-feed.js';
 import { createFeedCache } from '../db/feed-cache.js';
+import { pruneInBatches } from '../jobs/prune.js';
 import { randomToken, sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../lib/password.js';
@@ -193,9 +194,10 @@ export function createAuthService(deps: {
       };
     },
 
-    /** Forgets failed log-ins and sign-ups older than they are remembered. */
-    async pruneLoginFailures(): Promise<void> {
-      await repository.pruneAttempts(new Date(now().getTime() - LOGIN_MEMORY_MS));
+    /** Forgets failed log-ins and sign-ups older than they are remembered; returns how many. */
+    pruneLoginFailures(signal?: AbortSignal): Promise<number> {
+      const before = new Date(now().getTime() - LOGIN_MEMORY_MS);
+      return pruneInBatches((limit) => repository.pruneAttempts(before, limit), signal);
     },
 
     async logout(sessionToken: string): Promise<void> {

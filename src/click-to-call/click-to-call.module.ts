@@ -3,6 +3,7 @@ import type { AgentsService } from '../agents/agents.service.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { CallsService } from '../calls/calls.service.js';
 import { isDatabaseUnreachable } from '../db/client.js';
+import { pruneInBatches } from '../jobs/prune.js';
 import { createLogThrottle } from '../lib/log-throttle.js';
 import { loggableError } from '../lib/loggable-error.js';
 import type { RefusalPacer } from '../lib/refusal-pacer.js';
@@ -23,7 +24,7 @@ export interface ClickToCallModuleDeps {
   refusals: RefusalPacer;
 }
 
-/** The trigger endpoint, the dashboard's test call, and the expiry of idempotency keys. */
+/** The trigger endpoint, the dashboard's test call, and the expiry of idempotency keys and rate-limit windows. */
 export function createClickToCallModule(
   { db, config, metrics, log }: SharedDeps,
   { auth, agents, calls, providers, refusals }: ClickToCallModuleDeps,
@@ -56,9 +57,13 @@ export function createClickToCallModule(
       publicRoutes: [(app) => clickToCallRoutes(app, { clickToCall, refusals })],
       jobs: [
         {
-          name: 'prune expired idempotency keys',
-          intervalMs: config.sweepIntervalMs,
-          run: () => repository.pruneExpired(new Date()),
+          name: 'prune expired idempotency keys and rate-limit windows',
+          intervalMs: config.pruneIntervalMs,
+          run: async (signal) => {
+            const now = new Date();
+            await pruneInBatches((limit) => repository.pruneRateLimitWindows(now, limit), signal);
+            await pruneInBatches((limit) => repository.pruneIdempotencyKeys(now, limit), signal);
+          },
         },
       ],
     } satisfies DomainModule,

@@ -4,6 +4,7 @@ import type { NewCallRow } from '../calls/calls.repository.js';
 import {
   arrayPlaceholder,
   type Db,
+  deleteBatchBefore,
   isDatabaseUnreachable,
   preparedStatement,
   retryOnConflict,
@@ -284,10 +285,23 @@ export function createClickToCallRepository(db: Db) {
       );
     },
 
-    /** Drops rate-limit windows and idempotency keys nobody can use any more. */
-    async pruneExpired(now: Date): Promise<void> {
-      await db.delete(rateLimitWindows).where(lt(rateLimitWindows.windowStart, new Date(now.getTime() - 120_000)));
-      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now));
+    /**
+     * Drops up to `limit` rate-limit windows no count reads any more (started two minutes or more
+     * before `now`); returns how many.
+     */
+    pruneRateLimitWindows(now: Date, limit: number): Promise<number> {
+      return deleteBatchBefore(
+        db,
+        rateLimitWindows,
+        rateLimitWindows.windowStart,
+        new Date(now.getTime() - 120_000),
+        limit,
+      );
+    },
+
+    /** Drops up to `limit` idempotency keys expired at `now`; returns how many. */
+    pruneIdempotencyKeys(now: Date, limit: number): Promise<number> {
+      return deleteBatchBefore(db, idempotencyKeys, idempotencyKeys.expiresAt, now, limit);
     },
   };
 }

@@ -67,6 +67,31 @@ export async function selectDueInMs(db: Db, query: SQL): Promise<number | undefi
 }
 
 /**
+ * Deletes up to `limit` rows of `table` whose `column` (a timestamp) is before `before`, rows another
+ * statement holds skipped; returns how many went. For pruning a table a batch at a time
+ * (`pruneInBatches`); `column` should lead an index, so each batch reads only what it removes.
+ */
+export async function deleteBatchBefore(
+  db: Db,
+  table: SQLWrapper,
+  column: SQLWrapper,
+  before: Date,
+  limit: number,
+): Promise<number> {
+  const [row] = rowsOf<{ removed: number }>(
+    await db.execute(sql`
+      with gone as (
+        delete from ${table} where ctid = any(array(
+          select ctid from ${table} where ${column} < ${before.toISOString()}::timestamptz
+          limit ${limit} for update skip locked))
+        returning 1
+      )
+      select count(*)::int as removed from gone`),
+  );
+  return Number(row?.removed ?? 0);
+}
+
+/**
  * `db.execute(query)` as a named prepared statement: with PostgreSQL, parsed and planned once per
  * connection and then only bound and run; PGlite runs it as `db.execute` does. For a statement
  * every request sends whose text never changes (its values are parameters), and only where a plan

@@ -4,13 +4,15 @@
 // runs the getter that parses it), and drizzle-orm's is 179 KB for about a hundred and fifty modules.
 // Importing it took 0.5–0.8 s and grew the heap to 260 MB on Node 24, 0.25–0.3 s on Node 22, 70 ms
 // on Node 20; the bundle, a handful of files in our own package, loads in 30 ms on each.
-// Sources in src/ keep importing `drizzle-orm`: tests and benchmarks run them against the package.
+// The Vapi SDK too (decision 0089): about 2,600 modules, 0.4–0.9 s and 40–65 MB to import; the
+// bundle, one file, 70–80 ms. Its first import is on the first Vapi call or publish of a process.
+// Sources in src/ keep importing the packages: tests and benchmarks run them against the packages.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The packages bundled; only their entry points dist/ imports are built. */
-const VENDORED = ['drizzle-orm'];
+const VENDORED = ['drizzle-orm', '@vapi-ai/server-sdk'];
 const VENDOR_DIR = 'vendor';
 
 const names = VENDORED.map((name) => name.replace(/[/.]/g, '\\$&')).join('|');
@@ -53,7 +55,8 @@ export async function vendorPackages(root) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // The drivers' own packages (pg, PGlite) stay where npm put them, one copy for everyone.
+    // Drizzle's drivers (pg, PGlite) stay where npm put them, one copy for everyone; the Vapi SDK
+    // depends on nothing but Node.
     packages: 'external',
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,

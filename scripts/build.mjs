@@ -4,8 +4,9 @@
 // them with what the last build recorded in dist/.build-state.json. Contents are hashed, not dates,
 // so a fresh clone, a checkout or a `touch` costs no rebuild, and an edit never goes unnoticed.
 // `--force` builds both whatever the state says. Decision 0034. It also packs the embedded database's
-// new-cluster template when the installed PGlite has none (decision 0064), and bundles Drizzle into
-// dist/vendor/ after each server build (scripts/vendor.mjs, decision 0084).
+// new-cluster template when the installed PGlite has none (decision 0064), bundles Drizzle and the
+// Vapi SDK into dist/vendor/ after each server build (scripts/vendor.mjs, decisions 0084, 0089), and
+// compiles the providers' published schemas into validators beside them (decision 0090).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,8 +96,12 @@ async function buildServer({ fromScratch }) {
   const tsc = require.resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
-  // Drizzle, bundled: Node 22 and 24 load it ten to twenty times faster so (decision 0084).
+  // Drizzle and the Vapi SDK, bundled: they load several times faster so (decisions 0084, 0089).
   await vendorPackages(ROOT);
+  // The providers' published schemas, compiled here rather than at a process's first agent save
+  // (decision 0090): one module of validators beside each `<name>-schemas.json` in dist/providers/.
+  const schemas = await import(pathToFileURL(path.join(ROOT, 'dist', 'providers', 'published-schemas.js')).href);
+  schemas.writeBuiltValidators(path.join(ROOT, 'dist', 'providers'));
 }
 
 async function buildDashboard() {

@@ -1,11 +1,17 @@
 /**
  * Checking what we would publish against a provider's own published schema, at save time
  * (decision 0036). The schemas are extracted from the providers' OpenAPI files by
- * scripts/extract-provider-schemas.mjs into `vapi/vapi-schemas.json` and `retell/retell-schemas.json`,
- * read on the first check and compiled then (Ajv), never at start.
+ * scripts/extract-provider-schemas.mjs into `vapi/vapi-schemas.json` and `retell/retell-schemas.json`.
+ * The build compiles them into `<name>-validators.cjs` beside the JSON in dist/ (decision 0090), which
+ * the first check loads; without it (src/ run by tsx: tests, benchmarks) the first check compiles
+ * them (Ajv). Never at start.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 import { jsonPath } from '../agents/agent-definition.js';
 import { type FieldProblem, plainMessage } from '../errors.js';
 
@@ -25,31 +31,83 @@ export function lazyJson<T>(url: URL): () => T {
   };
 }
 
-/** A validator per root of the file, compiled on first use (about half a second for Vapi's). */
-export function lazyValidators(file: () => ExtractedSchemas, name: string): (root: string) => ValidateFunction {
+/** An Ajv for a provider's file, its schema registered as `name` (roots at `name#/roots/<root>`). */
+function ajvFor(file: ExtractedSchemas, name: string, { source }: { source: boolean }): Ajv.default {
+  // Not inlining references and not optimizing the generated code compile Vapi's schema in a
+  // quarter of the time; checking one agent stays well under a millisecond.
+  const ajv = new Ajv.default({
+    strict: false,
+    allErrors: true,
+    validateFormats: false,
+    inlineRefs: false,
+    code: { optimize: false, source },
+  });
+  ajv.addSchema(file as object, name);
+  return ajv;
+}
+
+/** The validators the build compiled (a module exporting one per root), or undefined without one. */
+function loadBuilt(url: URL): Record<string, ValidateFunction> | undefined {
+  const file = fileURLToPath(url);
+  return existsSync(file) ? (createRequire(import.meta.url)(file) as Record<string, ValidateFunction>) : undefined;
+}
+
+/**
+ * A validator per root of the file, on first use: from `built` when the build wrote it (dist/,
+ * about 60 ms to load Vapi's), else compiled (about half a second for Vapi's).
+ */
+export function lazyValidators(
+  file: () => ExtractedSchemas,
+  name: string,
+  built: URL,
+): (root: string) => ValidateFunction {
+  let fromBuild: Record<string, ValidateFunction> | undefined | null = null;
   let ajv: Ajv.default | undefined;
   const compiled = new Map<string, ValidateFunction>();
   return (root) => {
     let validate = compiled.get(root);
     if (!validate) {
-      if (!ajv) {
-        // Not inlining references and not optimizing the generated code compile Vapi's schema in a
-        // quarter of the time; checking one agent stays well under a millisecond.
-        ajv = new Ajv.default({
-          strict: false,
-          allErrors: true,
-          validateFormats: false,
-          inlineRefs: false,
-          code: { optimize: false },
-        });
-        ajv.addSchema(file() as object, name);
+      if (fromBuild === null) fromBuild = loadBuilt(built);
+      if (fromBuild) validate = fromBuild[root];
+      else {
+        ajv ??= ajvFor(file(), name, { source: false });
+        validate = ajv.getSchema(`${name}#/roots/${root}`);
       }
-      validate = ajv.getSchema(`${name}#/roots/${root}`);
       if (!validate) throw new Error(`no root ${root} in the ${name} schemas`);
       compiled.set(root, validate);
     }
     return validate;
   };
+}
+
+/**
+ * The source of a CommonJS module exporting a validator per root of `file`, compiled with the
+ * options `lazyValidators` compiles with, so that both check alike (Ajv's standalone code).
+ */
+export function validatorsSource(file: ExtractedSchemas, name: string): string {
+  const ajv = ajvFor(file, name, { source: true });
+  const roots = Object.fromEntries(Object.keys(file.roots).map((root) => [root, `${name}#/roots/${root}`]));
+  return standaloneCode.default(ajv, roots);
+}
+
+/**
+ * Run by the build after tsc (decision 0090): for each `<dir>/<provider>/<name>-schemas.json`, writes
+ * `<name>-validators.cjs` beside it; returns the files written.
+ */
+export function writeBuiltValidators(dir: string): string[] {
+  const written: string[] = [];
+  for (const provider of readdirSync(dir, { withFileTypes: true })) {
+    if (!provider.isDirectory()) continue;
+    for (const entry of readdirSync(path.join(dir, provider.name))) {
+      const name = /^(.+)-schemas\.json$/.exec(entry)?.[1];
+      if (!name) continue;
+      const file = JSON.parse(readFileSync(path.join(dir, provider.name, entry), 'utf8')) as ExtractedSchemas;
+      const target = path.join(dir, provider.name, `${name}-validators.cjs`);
+      writeFileSync(target, validatorsSource(file, name));
+      written.push(target);
+    }
+  }
+  return written;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

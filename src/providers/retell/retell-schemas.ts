@@ -12,4 +12,8 @@ type _File = typeof retellSchemasFile;
 export const retellSchemas = lazyJson<ExtractedSchemas>(new URL('./retell-schemas.json', import.meta.url));
 
 /** `llm`: the create-retell-llm body (update takes the same); `agent`: the create-agent body. */
-export const retellValidator = lazyValidators(retellSchemas, 'retell');
+export const retellValidator = lazyValidators(
+  retellSchemas,
+  'retell',
+  new URL('./retell-validators.cjs', import.meta.url),
+);

@@ -20,4 +20,4 @@ type _File = typeof vapiSchemasFile;
 export const vapiSchemas = lazyJson<VapiSchemas>(new URL('./vapi-schemas.json', import.meta.url));
 
 /** `assistant`: CreateAssistantDTO (UpdateAssistantDTO is the same). */
-export const vapiValidator = lazyValidators(vapiSchemas, 'vapi');
+export const vapiValidator = lazyValidators(vapiSchemas, 'vapi', new URL('./vapi-validators.cjs', import.meta.url));

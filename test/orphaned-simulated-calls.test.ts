@@ -18,7 +18,8 @@ import { until } from './helpers/wait.js';
 // Decision 0085: a simulated call is played by the process that placed it. When that process is
 // killed mid-call, the call never reports its end. On the embedded database the next process to
 // open the data dir is the only one, so it closes such calls at start; on a shared PostgreSQL
-// another process may be playing them, so they wait for their deadline, as before.
+// another process may be playing them, so they wait for their deadline, as before. Decision 0091:
+// a process that stops gracefully closes the calls it was playing itself, on either database.
 
 const started: ServerProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -64,9 +65,17 @@ async function killMidCall(env: Record<string, string>, signal: NodeJS.Signals =
   expect(placed.status).toBe(200);
   const callId = placed.body.callId as string;
   await until('the call in progress', async () => (await callOf(first.url, auth, callId)).status === 'in_progress');
-  await first.stop(signal);
+  expect(await first.stop(signal)).toBe(signal === 'SIGKILL' ? 'SIGKILL' : 0);
+  const stoppedAt = new Date();
   const second = await start(env);
-  return { hook, auth, creds, callId, second };
+  return { hook, auth, creds, callId, second, stoppedAt };
+}
+
+/** A new PostgreSQL database for the processes of one test (`TEST_DATABASE_URL`), dropped at the end. */
+async function postgresEnv(): Promise<Record<string, string>> {
+  const db = await createTestDatabase();
+  cleanups.push(() => db.drop());
+  return { DATABASE_URL: db.url as string, SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64') };
 }
 
 const deliveriesOf = (hook: { requests: { body: string }[] }, callId: string) =>
@@ -102,28 +111,41 @@ describe('simulated calls left open by a stopped process', () => {
     expect(await second.stop('SIGTERM')).toBe(0);
   }, 90_000);
 
-  it('on the embedded database: a graceful stop plays nothing further, so its open calls are closed too', async () => {
+  /** A graceful stop plays nothing further: the stopping process closes the calls it was playing (decision 0091). */
+  async function stoppedGracefully(env: Record<string, string>) {
+    const { hook, auth, creds, callId, second, stoppedAt } = await killMidCall(env, 'SIGTERM');
+    // Closed by the process that stopped, before the next one started.
+    const ended = await callOf(second.url, auth, callId);
+    expect(ended).toMatchObject({ status: 'ended', outcome: 'FAILED', endedReason: 'timeout' });
+    expect(Date.parse(ended.endedAt)).toBeLessThanOrEqual(stoppedAt.getTime());
+    // Its outcome queued as it closed, and delivered once; its number free again.
+    await until('its outcome delivered', () => deliveriesOf(hook, callId).length > 0);
+    expect(JSON.parse(deliveriesOf(hook, callId)[0]?.body ?? '{}')).toMatchObject({
+      status: 'FAILED',
+      endedReason: 'timeout',
+    });
+    expect((await place(second.url, creds, '+14155550101')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(deliveriesOf(hook, callId)).toHaveLength(1);
+    expect(await second.stop('SIGTERM')).toBe(0);
+  }
+
+  it('on the embedded database: a graceful stop closes the calls it was playing as it stops', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-orphans-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { hook, auth, callId, second } = await killMidCall({ SWITCHBOARD_DATA_DIR: dataDir }, 'SIGTERM');
-    const ended = await until('the call closed', async () => {
-      const call = await callOf(second.url, auth, callId);
-      return call.status === 'ended' ? call : undefined;
-    });
-    expect(ended).toMatchObject({ outcome: 'FAILED', endedReason: 'timeout' });
-    await until('its outcome delivered', () => deliveriesOf(hook, callId).length > 0);
-    expect(await second.stop('SIGTERM')).toBe(0);
+    await stoppedGracefully({ SWITCHBOARD_DATA_DIR: dataDir });
   }, 90_000);
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'on PostgreSQL: a graceful stop closes the calls it was playing as it stops',
+    async () => stoppedGracefully(await postgresEnv()),
+    90_000,
+  );
 
   it.runIf(process.env.TEST_DATABASE_URL)(
     'on PostgreSQL: left open until its deadline, since another process may be playing it',
     async () => {
-      const db = await createTestDatabase();
-      cleanups.push(() => db.drop());
-      const { hook, auth, creds, callId, second } = await killMidCall({
-        DATABASE_URL: db.url as string,
-        SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
-      });
+      const { hook, auth, creds, callId, second } = await killMidCall(await postgresEnv());
       // Several sweeps later (every 200 ms here), still open and still holding its number.
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect((await callOf(second.url, auth, callId)).status).toBe('in_progress');

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, like, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, gte, like, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import {
   arrayPlaceholder,
   type Db,
@@ -347,6 +347,15 @@ export function createCallsRepository(db: Db) {
     );
     return endedIn(items, isFirst, result);
   };
+  /** Brings the deadline of the open simulated calls `which` selects to `at`, if later; returns how many. */
+  const expireOpenSimulatedCalls = async (at: Date, which: SQL): Promise<number> => {
+    const result = await db.execute(sql`
+      update calls set deadline_at = ${at.toISOString()}::timestamptz
+      where provider = 'simulator' and status <> 'ended' and deadline_at > ${at.toISOString()}::timestamptz
+        and ${which}
+      returning id`);
+    return rowsOf(result).length;
+  };
   const endings = createBatcher(async (items: Ending[]): Promise<(EndedCall | null | { refused: unknown })[]> => {
     try {
       return await endBatch(items);
@@ -518,19 +527,19 @@ export function createCallsRepository(db: Db) {
     },
 
     /**
+     * Brings the deadline of each of these simulated calls still open to `at`, for the duration sweep
+     * to close (decision 0091: the process playing them stops); returns how many.
+     */
+    expireSimulatedCalls: (ids: string[], at: Date): Promise<number> =>
+      expireOpenSimulatedCalls(at, sql`id = any(${sql.param(ids)}::text[])`),
+
+    /**
      * Brings the deadline of every simulated call still open that was placed before `before` to
      * `before`, so that the duration sweep closes it at its next run; returns how many. Only for a
      * process that alone uses its database (decision 0085): there, no other process plays them.
      */
-    async expireSimulatedCallsBefore(before: Date): Promise<number> {
-      const at = before.toISOString();
-      const result = await db.execute(sql`
-        update calls set deadline_at = ${at}::timestamptz
-        where provider = 'simulator' and status <> 'ended' and created_at < ${at}::timestamptz
-          and deadline_at > ${at}::timestamptz
-        returning id`);
-      return rowsOf(result).length;
-    },
+    expireSimulatedCallsBefore: (before: Date): Promise<number> =>
+      expireOpenSimulatedCalls(before, sql`created_at < ${before.toISOString()}::timestamptz`),
 
     /**
      * Closes up to `limit` open calls past their deadline as FAILED / timeout, queueing their

@@ -395,6 +395,17 @@ export function createCallsService({
       return expired;
     },
 
+    /**
+     * When the simulator stops (decision 0091): the calls it was playing will never report their
+     * end, so they are closed now, as the duration sweep closes such a call, rather than at their
+     * deadline. Returns how many were still open.
+     */
+    async closeAbandonedSimulatedCalls(callIds: string[]): Promise<number> {
+      const expired = await repository.expireSimulatedCalls(callIds, now());
+      if (expired > 0) await closeOverdueCalls();
+      return expired;
+    },
+
     /** The duration sweep: closes calls open past `maxCallDurationSeconds`. Returns how many. */
     closeOverdueCalls,
   };

@@ -72,6 +72,15 @@ export function createProvidersModule(
     invokeTool: (call) => tools.invokeDuringCall(call),
     onError: (err, callId) => log.error({ err: loggableError(err), callId }, 'could not record a simulated call event'),
     callNumber: createSimulatorRepository(db).callNumber,
+    onAbandoned: async (callIds) => {
+      try {
+        const closed = await calls.closeAbandonedSimulatedCalls(callIds);
+        if (closed > 0) log.info({ closed }, 'closed the simulated calls this process stopped playing');
+      } catch (err) {
+        // The duration sweep closes them at their deadline (or, on the embedded database, the next start).
+        log.error({ err: loggableError(err), calls: callIds.length }, 'could not close the simulated calls left open');
+      }
+    },
   });
   const registry = createProviderRegistry([simulator, createVapiAdapter(host), createRetellAdapter(host)]);
 

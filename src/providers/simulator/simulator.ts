@@ -42,6 +42,12 @@ export interface SimulatorOptions {
    * scenario's `answers` picks by it. Read only for scenarios that have `answers`.
    */
   callNumber: (callId: string) => Promise<number | null>;
+  /**
+   * Told, when the simulator closes, of the calls it started whose end it had not reported (it
+   * plays nothing further): they are closed at once rather than left in progress until their
+   * deadline (decision 0091). Its failure is its own to report; the close goes on.
+   */
+  onAbandoned?: (callIds: string[]) => Promise<void>;
 }
 
 type Answer = NonNullable<SimulatorScenario['answer']>;
@@ -63,8 +69,16 @@ async function answerOf(request: StartCallRequest, callNumber: SimulatorOptions[
  * network. `delayMs` spreads the turns over the time the call stays in progress; with 0 the
  * end-of-call report follows at once, carrying the whole transcript, as real reports do.
  */
-export function createSimulator({ onEvent, invokeTool, onError, callNumber }: SimulatorOptions): VoiceProvider {
+export function createSimulator({
+  onEvent,
+  invokeTool,
+  onError,
+  callNumber,
+  onAbandoned,
+}: SimulatorOptions): VoiceProvider {
   const running = new Set<Promise<void>>();
+  /** The calls started whose end report is not recorded yet: those left when it closes are abandoned. */
+  const unfinished = new Set<string>();
   /** Pending pauses, so that close() can end them at once. */
   const sleepers = new Map<NodeJS.Timeout, () => void>();
   let closed = false;
@@ -100,6 +114,7 @@ export function createSimulator({ onEvent, invokeTool, onError, callNumber }: Si
     for (let attempt = 1; !closed; attempt++) {
       try {
         await onEvent(event);
+        unfinished.delete(event.callId);
         return;
       } catch (error) {
         if (attempt === 1 || attempt === END_REPORT_MAX_ATTEMPTS) onError?.(error, event.callId);
@@ -152,7 +167,7 @@ export function createSimulator({ onEvent, invokeTool, onError, callNumber }: Si
     }
 
     const callTool = async (name: string, args: Record<string, unknown>): Promise<ToolCallResult> => {
-      // Shutting down plays the rest of each call at once: no customer endpoint is called meanwhile.
+      // Shutting down calls no customer endpoint: the call is abandoned (`close`).
       if (closed) return { result: 'Error: the call was interrupted', error: 'the simulator is shutting down' };
       try {
         return await invokeTool({ callId, name, args });
@@ -228,10 +243,16 @@ export function createSimulator({ onEvent, invokeTool, onError, callNumber }: Si
         };
       }
       // The call plays after the start is answered, as a real provider's webhooks arrive later.
+      const { callId } = request;
+      unfinished.add(callId);
       const run = new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => play(request, answer))
-        .catch((error) => failed(request.callId, error))
-        .finally(() => running.delete(run));
+        .catch((error) => failed(callId, error))
+        .finally(() => {
+          running.delete(run);
+          // An end that could not be recorded while open is the duration sweep's (END_REPORT_MAX_ATTEMPTS).
+          if (!closed) unfinished.delete(callId);
+        });
       running.add(run);
       return { ok: true, providerCallId: `sim_${randomUUID()}` };
     },
@@ -243,6 +264,8 @@ export function createSimulator({ onEvent, invokeTool, onError, callNumber }: Si
       }
       sleepers.clear();
       await Promise.allSettled([...running]);
+      if (unfinished.size > 0) await onAbandoned?.([...unfinished]);
+      unfinished.clear();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtherProcess, startTestApp, type TestApp } from './helpers/app.js';
+import { startTcpProxy } from './helpers/tcp-proxy.js';
 
 // Hostile click-to-call traffic is refused without the database (decision 0029): a token never
 // issued is refused from the token index, a flood of unknown tokens cannot push known agents out of
@@ -86,17 +87,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)('click-to-call tokens across proce
   const masterKey = randomBytes(32);
   let t: TestApp;
   const closers: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    t = await startTestApp({}, masterKey);
+  });
   afterAll(async () => {
     for (const close of closers.reverse()) await close();
     await t.close();
   });
 
-  it('a token issued by one process works at once in another that refused unknown tokens', async () => {
-    t = await startTestApp({}, masterKey);
-    // A second process on the same database: its own pool, change feed and caches.
-    const other = await startOtherProcess(t.db.url as string, masterKey);
+  /** A second process on the same database (its own pool, change feed and caches), and its click-to-call's code. */
+  async function otherProcess(url = t.db.url as string) {
+    const other = await startOtherProcess(url, masterKey);
     closers.push(other.close);
-    const otherCall = async (token: string) => {
+    return async (token: string) => {
       const response = await fetch(`${other.origin}/api/click-to-call`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'api-key': token, signature: 'wrong' },
@@ -104,6 +107,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('click-to-call tokens across proce
       });
       return ((await response.json()) as { code: string }).code;
     };
+  }
+
+  it('a token issued by one process works at once in another that refused unknown tokens', async () => {
+    const otherCall = await otherProcess();
     // The other process has its token index loaded, and has refused tokens.
     for (let i = 0; i < 20; i++) expect(await otherCall(randomToken())).toBe('ctc:003');
 
@@ -117,5 +124,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)('click-to-call tokens across proce
       expect(rotated.status).toBe(200);
       expect(await otherCall(rotated.body.apiToken)).toBe('ctc:006');
     }
+  });
+
+  it('a token is not refused by a process that hears of it late, in a flood of made-up tokens (decision 0092)', async () => {
+    const target = new URL(t.db.url as string);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    closers.push(() => proxy.close());
+    const otherCall = await otherProcess(proxy.via(t.db.url as string));
+    expect(await otherCall(randomToken())).toBe('ctc:003'); // its token index is loaded
+    // Everything the database sends the other process now comes late, its notifications too.
+    proxy.delayReplies(300);
+
+    const org = await t.signup();
+    const agent = await t.createAgent(org);
+    const creds = await t.credentials(org, agent.id);
+    // Made-up tokens arrive first (they used to take every confirmation a token could have had).
+    const flood = Array.from({ length: 30 }, () => otherCall(randomToken()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await otherCall(creds.apiToken)).toBe('ctc:006');
+    expect(new Set(await Promise.all(flood))).toEqual(new Set(['ctc:003']));
   });
 });

@@ -29,7 +29,8 @@ export interface AgentCacheOptions {
   /**
    * Whether other processes can issue tokens (PostgreSQL), default false (the embedded database has
    * one process). Then a token missing from the index may have been issued elsewhere a moment ago,
-   * its announcement still on the way: it is confirmed with the database when a lookup slot is free.
+   * its announcement still on the way: it is refused only once the feed has caught up
+   * (`ChangeFeed.caughtUp`, decision 0092).
    */
   sharedDatabase?: boolean;
   /** How long an agent is trusted without hearing of a change, default 60 s: a backstop, not the mechanism. */
@@ -44,12 +45,6 @@ export interface AgentCacheOptions {
   maxConcurrentLoads?: number;
   /** Lookups waiting for one of those beyond which the next is refused at once, default 64. */
   maxWaitingLoads?: number;
-  /**
-   * With `sharedDatabase`, tokens missing from the index confirmed with the database per second at
-   * most, default 10: enough for the rare request that outruns its token's announcement, a trickle
-   * during a flood of made-up tokens (each confirmation is a query, and PostgreSQL's CPU).
-   */
-  maxConfirmationsPerSecond?: number;
   now?: () => number;
 }
 
@@ -87,20 +82,8 @@ export function createAgentCache({
   maxUnknown = 50_000,
   maxConcurrentLoads = 4,
   maxWaitingLoads = 64,
-  maxConfirmationsPerSecond = 10,
   now = Date.now,
 }: AgentCacheOptions) {
-  let confirmationSecond = 0;
-  let confirmationsThisSecond = 0;
-  /** Whether one more confirmation fits in this second's budget. */
-  const mayConfirm = () => {
-    const second = Math.floor(now() / 1000);
-    if (second !== confirmationSecond) {
-      confirmationSecond = second;
-      confirmationsThisSecond = 0;
-    }
-    return confirmationsThisSecond < maxConfirmationsPerSecond;
-  };
   const byToken = new Map<string, Entry>();
   const tokenByAgent = new Map<string, string>();
   const unknown = new Map<string, number>();
@@ -220,14 +203,14 @@ export function createAgentCache({
     return loading;
   }
 
+  type Seen = { state: 'known'; agent: CallTriggerAgent } | { state: 'unknown' | 'catch-up' | 'load' };
+
   /**
    * What memory alone says of a token: `known` (a cached agent), `unknown` (refused, no query
-   * needed), `confirm` (missing from the index on a shared database, a slot free: worth one query)
-   * or `load` (the database must tell).
+   * needed), `catch-up` (missing from the index on a shared database: unknown unless its
+   * announcement is still on the way) or `load` (the database must tell).
    */
-  function peek(
-    tokenHash: string,
-  ): { state: 'known'; agent: CallTriggerAgent } | { state: 'unknown' | 'confirm' | 'load' } {
+  function peek(tokenHash: string): Seen {
     if (!feed.live) return { state: 'load' };
     const hit = byToken.get(tokenHash);
     if (hit && hit.expiresAt > now()) return { state: 'known', agent: hit.agent };
@@ -238,36 +221,47 @@ export function createAgentCache({
     }
     loadIndex();
     if (!hit && indexReady && !index.has(indexKey(tokenHash))) {
-      // Never issued. Alone on its database, this process hears of every token as it is issued.
-      if (!sharedDatabase) return { state: 'unknown' };
-      // Another process may have issued it a moment ago: ask, but only with a slot to spare and
-      // within a small budget, never waiting (a flood of made-up tokens must not hold the pool).
-      if (inFlight.has(tokenHash)) return { state: 'confirm' };
-      return running < maxConcurrentLoads && mayConfirm() ? { state: 'confirm' } : { state: 'unknown' };
+      // Never issued. Alone on its database, this process hears of every token as it is issued;
+      // on a shared one, another process may have issued it a moment ago (decision 0092).
+      return { state: sharedDatabase ? 'catch-up' : 'unknown' };
     }
     return { state: 'load' };
   }
 
+  /**
+   * `peek` once the feed has caught up with every announcement made before now: a token issued by
+   * another process before this request was sent is in the index by then. No query, whatever the
+   * number of tokens waiting (one notification per 100 ms at most); still missing, it is unknown.
+   */
+  async function peekCaughtUp(tokenHash: string): Promise<Seen> {
+    await feed.caughtUp();
+    const seen = peek(tokenHash);
+    return seen.state === 'catch-up' ? { state: 'unknown' } : seen;
+  }
+
   return {
-    /** Whether the token is refused from memory alone (no agent has it), without a query. */
-    isSurelyUnknown(tokenHash: string): boolean {
-      return peek(tokenHash).state === 'unknown';
+    /**
+     * Whether the token is refused from memory alone (no agent has it), without a query; a promise
+     * when memory has to wait for the change feed first (a shared database, decision 0092).
+     */
+    isSurelyUnknown(tokenHash: string): boolean | Promise<boolean> {
+      const seen = peek(tokenHash);
+      if (seen.state !== 'catch-up') return seen.state === 'unknown';
+      return peekCaughtUp(tokenHash).then((caughtUp) => caughtUp.state === 'unknown');
     },
 
     async lookup(
       tokenHash: string,
       load: () => Promise<CallTriggerAgent | undefined>,
     ): Promise<CallTriggerAgent | undefined> {
-      const seen = peek(tokenHash);
+      let seen = peek(tokenHash);
+      if (seen.state === 'catch-up') seen = await peekCaughtUp(tokenHash);
       switch (seen.state) {
         case 'known':
           return seen.agent;
         case 'unknown':
+        case 'catch-up':
           return undefined;
-        // The index has the last word: a failed confirmation is not a reason to answer otherwise.
-        case 'confirm':
-          if (!inFlight.has(tokenHash)) confirmationsThisSecond++;
-          return loadOnce(tokenHash, load).catch(() => undefined);
         case 'load':
           return feed.live ? loadOnce(tokenHash, load) : limited(load);
       }

@@ -441,8 +441,11 @@ export function createAgentsService({
       return credentialsOf(updated);
     },
 
-    /** Whether no agent has this click-to-call token, known from memory alone (decision 0029). */
-    isSurelyUnknownToken(apiToken: string): boolean {
+    /**
+     * Whether no agent has this click-to-call token, known from memory alone (decision 0029); a
+     * promise when memory waits for the change feed to catch up first (decision 0092).
+     */
+    isSurelyUnknownToken(apiToken: string): boolean | Promise<boolean> {
       return cache.isSurelyUnknown(sha256Hex(apiToken));
     },
 

@@ -4,7 +4,7 @@ import type { RefusalPacer } from '../lib/refusal-pacer.js';
 import { logQuietly } from '../lib/request-log.js';
 import { ClickToCallBody, ClickToCallHeaders, ClickToCallResponses } from './click-to-call.schemas.js';
 import type { ClickToCallService } from './click-to-call.service.js';
-import { ctcError } from './ctc-errors.js';
+import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { MAX_BODY_BYTES } from './request-body.js';
 
 function header(value: string | string[] | undefined): string | undefined {
@@ -60,11 +60,16 @@ export async function clickToCallRoutes(
   // A missing or surely unknown token is refused before the body is read: a flood of made-up
   // tokens costs no body, no parsing and no query, no log line of its own (the refusals are counted
   // in one line every 10 s), and is answered a second late (decision 0029).
-  const onRequest = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  // On PostgreSQL a token missing from the index waits for the change feed first (decision 0092).
+  const onRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    const refuse = (refusal: CtcResponse | undefined) => {
+      if (!refusal) return done();
+      logQuietly(request, refusedSummary(refusal.body.code));
+      refusals.pace(() => reply.status(refusal.status).send(refusal.body));
+    };
     const refusal = clickToCall.refuseBeforeBody({ requestId: request.id, apiKey: header(request.headers['api-key']) });
-    if (!refusal) return done();
-    logQuietly(request, refusedSummary(refusal.body.code));
-    refusals.pace(() => reply.status(refusal.status).send(refusal.body));
+    if (refusal instanceof Promise) refusal.then(refuse, done);
+    else refuse(refusal);
   };
   app.post('/api/click-to-call', { schema, onRequest }, async (request, reply) => {
     const response = await clickToCall.trigger({

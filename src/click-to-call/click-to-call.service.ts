@@ -211,6 +211,12 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
   const answered = deps.onAnswered ?? (() => {});
   const rateLimiter = createRateLimiter(repository);
 
+  /** A refusal from the headers alone (ctc:001, ctc:003), counted. */
+  const refusedBeforeBody = (code: 'ctc:001' | 'ctc:003', requestId: string): CtcResponse => {
+    answered(code);
+    return ctcError(code, requestId);
+  };
+
   /** What an earlier request with the same key answers: its answer again, or why it cannot. */
   function replayOf(row: IdempotencyRow, requestHash: string): Placement {
     if (row.requestHash !== requestHash) {
@@ -499,15 +505,16 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     /**
      * Checks 1–3 from the headers alone, before the body is read: the refusal when the token is
      * missing or surely unknown (memory says so, decision 0029), else undefined and `trigger` goes on.
+     * A promise when memory has to wait for the change feed first (decision 0092).
      */
-    refuseBeforeBody(request: Pick<ClickToCallRequest, 'requestId' | 'apiKey'>): CtcResponse | undefined {
-      const response = !request.apiKey
-        ? ctcError('ctc:001', request.requestId)
-        : agents.isSurelyUnknownToken(request.apiKey)
-          ? ctcError('ctc:003', request.requestId)
-          : undefined;
-      if (response) answered(String(response.body.code));
-      return response;
+    refuseBeforeBody(
+      request: Pick<ClickToCallRequest, 'requestId' | 'apiKey'>,
+    ): CtcResponse | undefined | Promise<CtcResponse | undefined> {
+      if (!request.apiKey) return refusedBeforeBody('ctc:001', request.requestId);
+      const unknown = agents.isSurelyUnknownToken(request.apiKey);
+      if (unknown === false) return undefined;
+      if (unknown === true) return refusedBeforeBody('ctc:003', request.requestId);
+      return unknown.then((surely) => (surely ? refusedBeforeBody('ctc:003', request.requestId) : undefined));
     },
 
     async trigger(request: ClickToCallRequest): Promise<CtcResponse> {

@@ -12,6 +12,12 @@ export interface ChangeFeed {
   publish(topic: string, key: string): Promise<void>;
   /** `onChange(key)` for each change; `onReset()` when changes may have been missed. */
   subscribe(topic: string, onChange: (key: string) => void, onReset: () => void): void;
+  /**
+   * Resolves true once every change published, by any process, before this call has reached this
+   * process's subscribers; false when the feed cannot tell (not live, reset meanwhile, closed, or
+   * too slow): a reader that missed something can wait for this instead of asking the database.
+   */
+  caughtUp(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -26,6 +32,10 @@ export function createLocalChangeFeed(): ChangeFeed {
     },
     subscribe(topic, onChange) {
       events.on(topic, onChange);
+    },
+    // Publishing reaches every subscriber before it returns: nothing is ever on its way.
+    async caughtUp() {
+      return true;
     },
     async close() {
       events.removeAllListeners();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { ChangeFeed } from './change-feed.js';
 
@@ -5,6 +6,29 @@ const CHANNEL = 'switchboard_changes';
 
 /** How often the listening connection is checked when nothing else crosses it. */
 const HEARTBEAT_MS = 5000;
+
+/** The topic of `caughtUp`'s own notifications (no subscriber has it); the key is `<feed id>.<number>`. */
+const CAUGHT_UP_TOPIC = 'feed-caught-up';
+
+/** `caughtUp` sends one notification per this long at most, whoever waits (10 a second). */
+const CAUGHT_UP_INTERVAL_MS = 100;
+
+/** Callers waiting for the next `caughtUp` beyond which the next is told false at once. */
+const MAX_CAUGHT_UP_WAITERS = 10_000;
+
+interface Round {
+  resolve: (caughtUp: boolean) => void;
+  promise: Promise<boolean>;
+  waiters: number;
+}
+
+const newRound = (): Round => {
+  let resolve!: (caughtUp: boolean) => void;
+  const promise = new Promise<boolean>((r) => {
+    resolve = r;
+  });
+  return { resolve, promise, waiters: 0 };
+};
 
 /**
  * LISTEN/NOTIFY on one dedicated connection, reconnected after a failure. While it is down the feed
@@ -28,7 +52,57 @@ export function createPostgresChangeFeed(options: {
   let retry: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
 
+  // caughtUp (decision 0092): this process NOTIFYs a key of its own and waits to hear it back.
+  // PostgreSQL delivers notifications in the order their transactions committed, so by then every
+  // change published before the NOTIFY was sent has reached the subscribers. One round is under way
+  // at a time; callers that come meanwhile wait for the next, sent after they came.
+  const feedId = randomBytes(6).toString('hex');
+  let roundNumber = 0;
+  let sent: { round: Round; key: string; timer: NodeJS.Timeout } | undefined;
+  let nextRound: Round | undefined;
+  let nextTimer: NodeJS.Timeout | undefined;
+  let lastSentAt = Number.NEGATIVE_INFINITY;
+
+  const finishRound = (key: string | undefined, caughtUp: boolean) => {
+    if (!sent || (key !== undefined && key !== sent.key)) return;
+    const { round, timer } = sent;
+    sent = undefined;
+    clearTimeout(timer);
+    round.resolve(caughtUp);
+    sendRound();
+  };
+  function sendRound(): void {
+    if (sent || nextTimer || !nextRound) return;
+    const wait = lastSentAt + CAUGHT_UP_INTERVAL_MS - Date.now();
+    if (wait > 0) {
+      nextTimer = setTimeout(() => {
+        nextTimer = undefined;
+        sendRound();
+      }, wait);
+      return;
+    }
+    const round = nextRound;
+    nextRound = undefined;
+    if (!live) {
+      round.resolve(false);
+      return;
+    }
+    const key = `${feedId}.${++roundNumber}`;
+    lastSentAt = Date.now();
+    sent = { round, key, timer: setTimeout(() => finishRound(key, false), timeoutMs) };
+    options.notify(CHANNEL, `${CAUGHT_UP_TOPIC}:${key}`).catch(() => finishRound(key, false));
+  }
+  /** Tells every caller waiting that the feed cannot say (the connection is lost, or the feed closed). */
+  const abandonRounds = () => {
+    clearTimeout(nextTimer);
+    nextTimer = undefined;
+    nextRound?.resolve(false);
+    nextRound = undefined;
+    finishRound(undefined, false);
+  };
+
   const resetAll = () => {
+    abandonRounds();
     for (const list of subscribers.values()) for (const s of list) s.onReset();
   };
 
@@ -58,6 +132,7 @@ export function createPostgresChangeFeed(options: {
       const at = payload.indexOf(':');
       if (at < 0) return;
       const topic = payload.slice(0, at);
+      if (topic === CAUGHT_UP_TOPIC) return finishRound(payload.slice(at + 1), true);
       for (const s of subscribers.get(topic) ?? []) s.onChange(payload.slice(at + 1));
     });
     try {
@@ -88,8 +163,18 @@ export function createPostgresChangeFeed(options: {
     subscribe(topic, onChange, onReset) {
       subscribers.set(topic, [...(subscribers.get(topic) ?? []), { onChange, onReset }]);
     },
+    caughtUp() {
+      if (!live) return Promise.resolve(false);
+      nextRound ??= newRound();
+      if (nextRound.waiters >= MAX_CAUGHT_UP_WAITERS) return Promise.resolve(false);
+      nextRound.waiters++;
+      const { promise } = nextRound;
+      sendRound();
+      return promise;
+    },
     async close() {
       closed = true;
+      abandonRounds();
       clearTimeout(retry);
       clearInterval(heartbeat);
       const current = client;

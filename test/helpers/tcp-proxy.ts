@@ -23,6 +23,8 @@ export interface TcpProxy {
    * that forgot them: only the client's own timeouts can find out.
    */
   restore(): Promise<void>;
+  /** From now on, what the database sends reaches the client this many milliseconds late, in order. */
+  delayReplies(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ interface Pair {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let mode: 'forward' | 'down' | 'black-hole' = 'forward';
+  let replyDelayMs = 0;
 
   const drop = (pair: Pair) => {
     pairs.delete(pair);
@@ -57,7 +60,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     upstream.on('error', () => drop(pair));
     upstream.on('close', () => drop(pair));
     upstream.on('data', (chunk) => {
-      if (!pair.held) client.write(chunk);
+      if (pair.held) return;
+      // Timers of one delay run in the order they were set: the bytes stay in order.
+      if (replyDelayMs > 0) setTimeout(() => pair.held || client.write(chunk), replyDelayMs);
+      else client.write(chunk);
     });
   });
 
@@ -112,6 +118,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         upstream?.destroy();
       }
       mode = 'forward';
+    },
+    delayReplies(ms) {
+      replyDelayMs = ms;
     },
     async close() {
       mode = 'down';

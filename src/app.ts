@@ -51,6 +51,9 @@ import { createSuppressionsModule } from './suppressions/suppressions.module.js'
 import { createToolsModule } from './tools/tools.module.js';
 import { registerDashboard } from './web.js';
 
+/** How long after the server is ready the modules load ahead what first requests need (`DomainModule.warm`). */
+const WARM_AFTER_READY_MS = 1000;
+
 export interface AppDeps {
   config: Config;
   database: Database;
@@ -342,8 +345,19 @@ export async function buildApp({
       for (const module of modules) module.start?.();
     });
   }
+  // After the start's own work (and `serve`'s heap settling): the first requests may wait for what
+  // is loaded lazily, so it is loaded ahead, once (decision 0093).
+  let warming: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    warming = setTimeout(() => {
+      for (const module of modules)
+        module.warm?.().catch((err) => app.log.warn({ err }, 'could not load ahead what the first requests need'));
+    }, WARM_AFTER_READY_MS);
+    warming.unref();
+  });
   const shutdownOrder = [campaignsModule, providers.module, toolsModule, callsModule, deliveries.module];
   app.addHook('onClose', async () => {
+    clearTimeout(warming);
     await jobs?.stop();
     for (const module of shutdownOrder) await module.close?.();
     await shared.outbound.close();

@@ -34,6 +34,11 @@ export interface DomainModule {
   jobs?: PeriodicJob[];
   /** Runs once the server is ready (worker role): long-running work such as the delivery worker. */
   start?: () => void;
+  /**
+   * Runs once, a moment after the server is ready, in every role: loads ahead what the first request
+   * of some kind would otherwise wait for (decision 0093). A failure is logged; nothing depends on it.
+   */
+  warm?: () => Promise<void>;
   /** Finishes or hands back the work under way; called in the shutdown order of src/app.ts. */
   close?: () => Promise<void>;
 }

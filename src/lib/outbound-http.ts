@@ -50,6 +50,8 @@ export interface OutboundClient {
    * function (the providers'): their requests pass the private-address guard too.
    */
   fetch: typeof fetch;
+  /** Makes the pool (loading undici) ahead of the first request, which would otherwise wait for it. */
+  warm(): Promise<void>;
   /** Closes the pooled connections once requests under way are done. */
   close(): Promise<void>;
 }
@@ -250,6 +252,9 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
       const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([import('undici'), agentOf()]);
       return undiciFetch(input as never, { ...(init as object), redirect: 'manual', dispatcher } as never);
     }) as unknown as typeof fetch,
+    async warm() {
+      await agentOf();
+    },
     async close() {
       await (await agent)?.close();
     },

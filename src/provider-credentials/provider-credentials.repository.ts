@@ -69,10 +69,12 @@ export function createProviderCredentialsRepository(db: Db) {
       return rows[0];
     },
 
-    /**
-     * Deletes the credential unless a live agent uses it, checked in the same statement; agents
-     * deleted earlier lose it (ON DELETE SET NULL).
-     */
+    /** The providers that have at least one credential, whatever the organization. */
+    async providersInUse(): Promise<string[]> {
+      const rows = await db.selectDistinct({ provider: providerCredentials.provider }).from(providerCredentials);
+      return rows.map((row) => row.provider);
+    },
+
     /**
      * Every sealed webhook secret of a provider's credentials, whatever their organization: Vapi's
      * webhook is authenticated by its secret alone before its body is read (decision 0029).
@@ -87,6 +89,10 @@ export function createProviderCredentialsRepository(db: Db) {
       );
     },
 
+    /**
+     * Deletes the credential unless a live agent uses it, checked in the same statement; agents
+     * deleted earlier lose it (ON DELETE SET NULL).
+     */
     async removeUnused(organizationId: string, id: string): Promise<'deleted' | 'in_use' | 'not_found'> {
       const result = await db.execute(sql`
         delete from provider_credentials p

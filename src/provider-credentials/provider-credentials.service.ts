@@ -239,6 +239,9 @@ export function createProviderCredentialsService({
       return (await repository.find(organizationId, id))?.provider as CredentialProvider | undefined;
     },
 
+    /** The providers some organization has a credential of: those this process may call. */
+    providersInUse: (): Promise<string[]> => repository.providersInUse(),
+
     /** Every webhook secret of the provider's credentials, opened: what its webhooks may present. */
     async webhookSecrets(provider: CredentialProvider): Promise<string[]> {
       const rows = await repository.sealedWebhookSecrets(provider);

@@ -95,6 +95,11 @@ export interface CredentialRules {
 
 export interface RealVoiceProvider extends VoiceProvider {
   readonly credentialRules: CredentialRules;
+  /**
+   * Loads what its first request needs (its SDK) ahead of it, so the first call after a start does
+   * not wait for the load (decision 0093).
+   */
+  warm(): Promise<void>;
   /** Creates or updates the agent (and its tools) at the provider. */
   publish(agent: ClaimedAgent, context: PublishContext): Promise<PublishedIds>;
   /** Removes a deleted agent; one already gone is fine. */

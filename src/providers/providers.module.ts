@@ -127,6 +127,18 @@ export function createProvidersModule(
         (app) => providerVoicesRoutes(app, { auth, credentialOf, providerOf: registry.real }),
       ],
       publicRoutes: [(app) => providerWebhooksRoutes(app, { providers: registry.realProviders() })],
+      // The first call on Vapi or Retell after a start waited for undici and the provider's SDK to
+      // load (110–180 ms); where some organization has a credential of theirs, they load ahead.
+      // A process with no provider account keeps the memory they take (decision 0093).
+      warm: async () => {
+        const providers = (await providerCredentials.providersInUse()).flatMap((name) => registry.real(name) ?? []);
+        if (providers.length === 0) return;
+        await Promise.all([outbound.warm(), ...providers.map((provider) => provider.warm())]);
+        log.debug(
+          { providers: providers.map((provider) => provider.name) },
+          'loaded ahead what calls to providers need',
+        );
+      },
       jobs: [
         {
           name: 'publishing agents to their providers',

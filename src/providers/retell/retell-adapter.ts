@@ -31,6 +31,9 @@ export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
 
   return {
     name: 'retell',
+    async warm() {
+      await import('retell-sdk');
+    },
     startCall: (request) => caller.startCall(request),
     close: () => caller.close(),
     linksImportedTools: false,

@@ -45,6 +45,9 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
 
   return {
     name: 'vapi',
+    async warm() {
+      await import('@vapi-ai/server-sdk');
+    },
     startCall: (request) => caller.startCall(request),
     close: () => caller.close(),
     linksImportedTools: true,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { VapiClient } from '@vapi-ai/server-sdk';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import { describeProviderError } from '../provider-errors.js';
@@ -14,6 +15,18 @@ export interface VapiProviderDeps {
   now?: () => number;
 }
 
+/** Accounts whose numbers are kept at most. */
+const MAX_ACCOUNTS = 10_000;
+
+/**
+ * What the numbers read are kept under: the credential, its base URL and its key, hashed (a
+ * credential given another key may reach another account; no key is kept in the clear).
+ */
+const accountOf = (credential: OpenedProviderCredential): string =>
+  createHash('sha256')
+    .update(`${credential.id}\n${credential.baseUrl ?? ''}\n${credential.apiKey}`)
+    .digest('base64url');
+
 /**
  * Places calls through Vapi (decision 0018): `POST /call` with the published assistant, the
  * account's phone number for the agent's `fromNumber`, the callee, the click-to-call variables for
@@ -26,20 +39,45 @@ export function createVapiProvider({
   phoneNumbersTtlMs = 5 * 60_000,
   now = Date.now,
 }: VapiProviderDeps): VoiceProvider {
-  // Each account's numbers (number → Vapi id), read once per TTL: not a request per call.
+  // Each account's numbers (number → Vapi id), so a call is one request to Vapi, not two. Past the
+  // TTL a number still known is used at once and the list is read again in the background: a call
+  // never waits for Vapi's list of numbers except the first for its number (decision 0093).
   const numbers = new Map<string, { at: number; byNumber: Map<string, string> }>();
+  // One read per account at a time, however many calls want it.
+  const reading = new Map<string, Promise<Map<string, string>>>();
 
-  async function phoneNumberId(client: VapiClient, credentialId: string, number: string): Promise<string | undefined> {
-    let known = numbers.get(credentialId);
-    if (!known || now() - known.at > phoneNumbersTtlMs || !known.byNumber.has(number)) {
-      const list = await client.phoneNumbers.list();
-      const byNumber = new Map<string, string>();
-      for (const entry of list as { id: string; number?: string }[])
-        if (entry.number) byNumber.set(entry.number, entry.id);
-      known = { at: now(), byNumber };
-      numbers.set(credentialId, known);
-    }
-    return known.byNumber.get(number);
+  function readNumbers(client: VapiClient, account: string): Promise<Map<string, string>> {
+    const pending = reading.get(account);
+    if (pending) return pending;
+    const read = client.phoneNumbers
+      .list()
+      .then((list) => {
+        const byNumber = new Map<string, string>();
+        for (const entry of list as { id: string; number?: string }[])
+          if (entry.number) byNumber.set(entry.number, entry.id);
+        numbers.delete(account);
+        numbers.set(account, { at: now(), byNumber });
+        // The least recently read go first: a key changed again and again leaves no trail.
+        if (numbers.size > MAX_ACCOUNTS) numbers.delete(numbers.keys().next().value as string);
+        return byNumber;
+      })
+      .finally(() => reading.delete(account));
+    reading.set(account, read);
+    return read;
+  }
+
+  async function phoneNumberId(
+    client: VapiClient,
+    credential: OpenedProviderCredential,
+    number: string,
+  ): Promise<string | undefined> {
+    const account = accountOf(credential);
+    const known = numbers.get(account);
+    const id = known?.byNumber.get(number);
+    if (!known || id === undefined) return (await readNumbers(client, account)).get(number);
+    // A failed read in the background leaves the list as it was; the next call past the TTL tries again.
+    if (now() - known.at > phoneNumbersTtlMs) readNumbers(client, account).catch(() => {});
+    return id;
   }
 
   return {
@@ -50,7 +88,7 @@ export function createVapiProvider({
       if (!ready.ok) return ready;
       try {
         const client = await vapiClient(ready.credential);
-        const numberId = await phoneNumberId(client, ready.credential.id, ready.fromNumber);
+        const numberId = await phoneNumberId(client, ready.credential, ready.fromNumber);
         if (!numberId) return { ok: false, message: `The Vapi account has no phone number ${ready.fromNumber}` };
         const call = await createCall(ready.credential, {
           assistantId: ready.providerAgentId,

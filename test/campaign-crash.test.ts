@@ -15,7 +15,12 @@ import {
   signUp,
 } from './helpers/campaigns.js';
 import { createTestDatabase } from './helpers/database.js';
-import { type ServerProcess, startServerProcess, startWorkerProcess } from './helpers/process.js';
+import {
+  describeProcessesOnFailure,
+  type ServerProcess,
+  startServerProcess,
+  startWorkerProcess,
+} from './helpers/process.js';
 import { until } from './helpers/wait.js';
 
 // Issue 19: "a crash (kill -9) at any moment neither loses a contact nor calls a contact twice for the
@@ -149,6 +154,7 @@ async function crashMidCampaign(api: Api, kill: () => Promise<Api>) {
 
 describe('a campaign survives kill -9 of its scheduler', () => {
   it('on the embedded database: the one process killed and started again on the same data dir', async () => {
+    describeProcessesOnFailure(started);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'switchboard-campaign-crash-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = { ...ENV, SWITCHBOARD_DATA_DIR: dataDir };
@@ -164,6 +170,7 @@ describe('a campaign survives kill -9 of its scheduler', () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     'on PostgreSQL: the worker killed beside an API process, another worker started',
     async () => {
+      describeProcessesOnFailure(started);
       const db = await createTestDatabase();
       cleanups.push(() => db.drop());
       const env = {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { onTestFailed } from 'vitest';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { onFreePort } from './app.js';
 import { answersHealthz } from './wait.js';
@@ -62,10 +63,17 @@ export async function requestJson(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
 ) {
+  const method = init.method ?? 'GET';
   const response = await fetch(url, {
-    method: init.method ?? 'GET',
+    method,
     headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  }).catch((error: Error) => {
+    // undici says only "fetch failed"; the cause says whether the process was gone or the socket cut.
+    const cause = error.cause as { code?: string; message?: string } | undefined;
+    throw new Error(`${method} ${url}: ${error.message} (${cause?.code ?? cause?.message ?? 'no cause'})`, {
+      cause: error,
+    });
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as any) : null };
@@ -182,4 +190,19 @@ function serverProcess(url: string, run: Run, exitedWith: () => number | string 
       return run.exited;
     },
   };
+}
+
+/**
+ * Called in a test: if it fails, prints how each of `processes` fared (its exit code or signal, or
+ * still running) and the last lines it wrote, so that a failure of a request to one says why.
+ */
+export function describeProcessesOnFailure(processes: ServerProcess[]): void {
+  onTestFailed(() => {
+    for (const process of processes) {
+      const fate = process.child.exitCode ?? process.child.signalCode ?? 'still running';
+      console.error(
+        `${process.url} (pid ${process.child.pid}, ${fate}), its last output:\n${process.output().slice(-4000)}`,
+      );
+    }
+  });
 }

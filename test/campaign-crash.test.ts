@@ -160,11 +160,14 @@ describe('a campaign survives kill -9 of its scheduler', () => {
     const env = { ...ENV, SWITCHBOARD_DATA_DIR: dataDir };
     const first = await track(startServerProcess(env));
     const api = await signUp(first.url);
+    let second: ServerProcess | undefined;
     await crashMidCampaign(api, async () => {
       await first.stop('SIGKILL');
-      const second = await track(startServerProcess(env));
+      second = await track(startServerProcess(env));
       return apiOf(second.url, api.auth);
     });
+    // Not left running beside the next test.
+    expect(await second?.stop('SIGTERM')).toBe(0);
   }, 240_000);
 
   it.runIf(process.env.TEST_DATABASE_URL)(

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChangeFeed } from '../src/db/change-feed.js';
 import { createPostgresChangeFeed } from '../src/db/postgres-change-feed.js';
-import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
+import { startProxyToDatabase, type TcpProxy } from './helpers/tcp-proxy.js';
 import { until } from './helpers/wait.js';
 
 // ChangeFeed.caughtUp on PostgreSQL (decision 0092): a process that may have missed an announcement
@@ -37,8 +37,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the PostgreSQL change feed catchi
   }
 
   async function delayedFeed(): Promise<{ feed: ChangeFeed; sent: string[]; proxy: TcpProxy }> {
-    const target = new URL(url);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxy = await startProxyToDatabase(url);
     closers.push(() => proxy.close());
     return { ...(await openFeed(proxy.via(url))), proxy };
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtherProcess, startTestApp, type TestApp } from './helpers/app.js';
-import { startTcpProxy } from './helpers/tcp-proxy.js';
+import { startProxyToDatabase } from './helpers/tcp-proxy.js';
 
 // Hostile click-to-call traffic is refused without the database (decision 0029): a token never
 // issued is refused from the token index, a flood of unknown tokens cannot push known agents out of
@@ -127,8 +127,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('click-to-call tokens across proce
   });
 
   it('a token is not refused by a process that hears of it late, in a flood of made-up tokens (decision 0092)', async () => {
-    const target = new URL(t.db.url as string);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxy = await startProxyToDatabase(t.db.url as string);
     closers.push(() => proxy.close());
     const otherCall = await otherProcess(proxy.via(t.db.url as string));
     expect(await otherCall(randomToken())).toBe('ctc:003'); // its token index is loaded

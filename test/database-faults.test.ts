@@ -7,7 +7,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { type ServerProcess, startServerProcess } from './helpers/process.js';
 import { startGatedReceiver, startReceiver } from './helpers/receiver.js';
-import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
+import { startProxyToDatabase, type TcpProxy } from './helpers/tcp-proxy.js';
 import { until } from './helpers/wait.js';
 
 // Issue 7, database faults: a server process whose PostgreSQL goes away (stopped, or unreachable
@@ -181,8 +181,7 @@ interface Figures {
 async function faultAndRecovery(fault: Fault): Promise<Figures> {
   const db = await createTestDatabase();
   cleanups.push(() => db.drop());
-  const target = new URL(db.url as string);
-  const proxy: TcpProxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const proxy: TcpProxy = await startProxyToDatabase(db.url as string);
   cleanups.push(() => proxy.close());
   const hook = await gatedReceiver();
   const trafficHook = await startReceiver();
@@ -342,8 +341,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the connection pool', () => {
   it('gets back every connection of transactions that failed while the database was unreachable', async () => {
     const db = await createTestDatabase();
     cleanups.push(() => db.drop());
-    const target = new URL(db.url as string);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxy = await startProxyToDatabase(db.url as string);
     cleanups.push(() => proxy.close());
     const poolSize = 2;
     const database = openPostgres({ url: proxy.via(db.url as string), poolSize });
@@ -366,8 +364,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the connection pool', () => {
   it('fails a statement that gets no answer within the timeout, and drops its connection', async () => {
     const db = await createTestDatabase();
     cleanups.push(() => db.drop());
-    const target = new URL(db.url as string);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxy = await startProxyToDatabase(db.url as string);
     const database = openPostgres({ url: proxy.via(db.url as string), poolSize: 2, timeoutMs: 300 });
     // The proxy closed first: a statement still waiting (were the timeout broken) fails, and the pool can end.
     cleanups.push(() => database.close());

@@ -17,7 +17,8 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether process `pid` is alive (a signal 0 reaches it, or it is another user's). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { processIsAlive } from '../../src/db/data-dir.js';
 
 /** Ports `freePort` has handed out in this process (so that it never hands out one twice), and their claims. */
 const handedOut = new Map<number, string>();
@@ -13,16 +14,6 @@ const handedOut = new Map<number, string>();
  */
 const claimsDir = () => process.env.SWITCHBOARD_TEST_PORT_CLAIMS ?? path.join(tmpdir(), 'switchboard-test-ports');
 
-/** Whether process `pid` is alive (a signal 0 reaches it, or it is another user's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Claims `file` (a port's) for this process; false if a live process holds it. A dead one's claim is taken over. */
 function claim(file: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -33,7 +24,7 @@ function claim(file: string): boolean {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8').trim() || Number.NaN);
       // A claim being written (empty) or held by a live process is left alone.
-      if (!Number.isInteger(holder) || alive(holder)) return false;
+      if (!Number.isInteger(holder) || processIsAlive(holder)) return false;
       rmSync(file, { force: true });
     }
   }

@@ -35,6 +35,12 @@ interface Pair {
   held: boolean;
 }
 
+/** A proxy in front of the PostgreSQL server `databaseUrl` names (port 5432 when it names none). */
+export function startProxyToDatabase(databaseUrl: string): Promise<TcpProxy> {
+  const target = new URL(databaseUrl);
+  return startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+}
+
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let mode: 'forward' | 'down' | 'black-hole' = 'forward';

@@ -57,6 +57,20 @@ const definition = fc.record({
     { maxLength: 2 },
   ),
 });
+/**
+ * Whether the API's JSON parser refuses a body holding this value before any route sees it
+ * (src/app.ts): a `__proto__` key, or a `constructor` key whose object has a `prototype` key.
+ */
+function refusedByParser(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(
+    ([key, inner]) =>
+      key === '__proto__' ||
+      (key === 'constructor' && typeof inner === 'object' && inner !== null && Object.hasOwn(inner, 'prototype')) ||
+      refusedByParser(inner),
+  );
+}
+
 const args = fc.dictionary(
   fc.constantFrom('a', 'b', 'id', 'email', 'x_1', '__proto__', 'constructor'),
   fc.jsonValue({ maxDepth: 2 }),
@@ -96,7 +110,7 @@ describe('random tool definitions and arguments', () => {
             body: { args: toolArgs, variables },
           });
           await t.request('DELETE', `/v1/tools/${created.body.id}`, { headers: org.auth });
-          if (JSON.stringify(toolArgs).includes('"__proto__"')) {
+          if (refusedByParser(toolArgs)) {
             // The API's JSON parser refuses prototype-polluting keys before any route sees them.
             expect(run.status).toBe(422);
             expect(run.body.details[0].message).toMatch(/forbidden key/);
@@ -150,7 +164,7 @@ describe('random tool definitions and arguments', () => {
           },
         });
         expect(created.status, JSON.stringify(created.body)).toBe(201);
-        if (JSON.stringify(toolArgs).includes('"__proto__"')) return;
+        if (refusedByParser(toolArgs)) return;
         const sentBefore = receiver.requests.length;
         const run = await t.request('POST', `/v1/tools/${created.body.id}/test`, {
           headers: org.auth,

@@ -76,7 +76,8 @@ export interface AppDeps {
    * Whether this process alone uses `database`: true for `serve` on the embedded database, whose data
    * dir it has locked. Then the simulated calls a stopped process left open are closed at start, since
    * no other process can be playing them (decision 0085). Default false: on a shared PostgreSQL, or
-   * where a test builds several apps over one database, another may.
+   * where a test builds several apps over one database, another may; there a process holds a lease
+   * while it plays simulated calls, and a worker closes the calls of a lease that lapsed (0094).
    */
   soleProcess?: boolean;
 }
@@ -275,6 +276,7 @@ export async function buildApp({
     inboundCalls,
     tools,
     providerCredentials,
+    soleProcess,
   });
   providerSync.set(providers.changes);
   providerRegistry.set(providers.registry);

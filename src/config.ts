@@ -127,6 +127,12 @@ export interface Config {
    */
   readonly campaignLeaseSeconds: number;
   /**
+   * `SWITCHBOARD_SIMULATOR_LEASE_SECONDS`, default 30: on PostgreSQL, a process playing simulated
+   * calls renews a lease every third of this; a worker closes the calls of a lease this far past its
+   * last renewal (the process was killed) rather than at their deadline (decision 0094).
+   */
+  readonly simulatorLeaseSeconds: number;
+  /**
    * `SWITCHBOARD_RETENTION_DAYS`, default unset: every call is kept. A whole number of days (1 to
    * 36500): a worker removes ended calls created longer ago than that, with their tool invocations,
    * deliveries and delivery attempts, never one with a delivery still pending (decision 0052).
@@ -275,6 +281,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     pruneIntervalMs: readInteger(env, 'SWITCHBOARD_PRUNE_INTERVAL_MS', 60_000, 50, 3_600_000),
     campaignIntervalMs: readInteger(env, 'SWITCHBOARD_CAMPAIGN_INTERVAL_MS', 1000, 10, 3_600_000),
     campaignLeaseSeconds: readInteger(env, 'SWITCHBOARD_CAMPAIGN_LEASE_SECONDS', 60, 1, 3600),
+    simulatorLeaseSeconds: readInteger(env, 'SWITCHBOARD_SIMULATOR_LEASE_SECONDS', 30, 1, 3600),
     retentionDays: readRetentionDays(env),
     retentionIntervalMs: readInteger(env, 'SWITCHBOARD_RETENTION_INTERVAL_MS', 60_000, 50, 86_400_000),
   });

@@ -17,9 +17,10 @@ import { until } from './helpers/wait.js';
 
 // Decision 0085: a simulated call is played by the process that placed it. When that process is
 // killed mid-call, the call never reports its end. On the embedded database the next process to
-// open the data dir is the only one, so it closes such calls at start; on a shared PostgreSQL
-// another process may be playing them, so they wait for their deadline, as before. Decision 0091:
-// a process that stops gracefully closes the calls it was playing itself, on either database.
+// open the data dir is the only one, so it closes such calls at start. Decision 0091: a process
+// that stops gracefully closes the calls it was playing itself, on either database. Decision 0094:
+// on a shared PostgreSQL a process holds a lease while it plays calls; a worker closes the calls of
+// a lease that lapsed (its process killed), and no live process's.
 
 const started: ServerProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -143,14 +144,41 @@ describe('simulated calls left open by a stopped process', () => {
   );
 
   it.runIf(process.env.TEST_DATABASE_URL)(
-    'on PostgreSQL: left open until its deadline, since another process may be playing it',
+    "on PostgreSQL: closed by a worker once the killed process's lease lapses; a live process's calls are not",
     async () => {
-      const { hook, auth, creds, callId, second } = await killMidCall(await postgresEnv());
-      // Several sweeps later (every 200 ms here), still open and still holding its number.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect((await callOf(second.url, auth, callId)).status).toBe('in_progress');
-      expect((await place(second.url, creds, '+14155550101')).body.code).toBe('ctc:007');
-      expect(hook.requests).toHaveLength(0);
+      // Leases of 2 s, renewed every 667 ms, looked at every 667 ms (decision 0094).
+      const env = { ...(await postgresEnv()), SWITCHBOARD_SIMULATOR_LEASE_SECONDS: '2' };
+      const { hook, auth, creds, callId, second, stoppedAt } = await killMidCall(env);
+
+      // The second process, playing a call of its own all along, holds its lease: its call stays in
+      // progress over several of the first one's lease lengths.
+      const own = await place(second.url, creds, '+14155550102');
+      expect(own.status).toBe(200);
+      const ownId = own.body.callId as string;
+      await until(
+        'its own call in progress',
+        async () => (await callOf(second.url, auth, ownId)).status === 'in_progress',
+      );
+
+      const ended = await until(
+        "the killed process's call closed",
+        async () => {
+          const call = await callOf(second.url, auth, callId);
+          return call.status === 'ended' ? call : undefined;
+        },
+        20_000,
+      );
+      expect(ended).toMatchObject({ outcome: 'FAILED', endedReason: 'timeout' });
+      // Not before its lease could lapse: it was renewed at most 667 ms before the kill.
+      expect(Date.parse(ended.endedAt)).toBeGreaterThan(stoppedAt.getTime() + 1000);
+      await until('its outcome delivered', () => deliveriesOf(hook, callId).length > 0);
+      expect((await place(second.url, creds, '+14155550101')).status).toBe(200);
+
+      await new Promise((resolve) => setTimeout(resolve, 6000));
+      expect((await callOf(second.url, auth, ownId)).status).toBe('in_progress');
+      expect(deliveriesOf(hook, callId)).toHaveLength(1);
+      expect(deliveriesOf(hook, ownId)).toHaveLength(0);
+      expect(await second.stop('SIGTERM')).toBe(0);
     },
     90_000,
   );

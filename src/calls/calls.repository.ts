@@ -347,9 +347,13 @@ export function createCallsRepository(db: Db) {
     );
     return endedIn(items, isFirst, result);
   };
-  /** Brings the deadline of the open simulated calls `which` selects to `at`, if later; returns how many. */
-  const expireOpenSimulatedCalls = async (at: Date, which: SQL): Promise<number> => {
+  /**
+   * Brings the deadline of the open simulated calls `which` selects to `at`, if later; returns how
+   * many. `before` goes ahead of the update (a `with` its condition reads).
+   */
+  const expireOpenSimulatedCalls = async (at: Date, which: SQL, before = sql``): Promise<number> => {
     const result = await db.execute(sql`
+      ${before}
       update calls set deadline_at = ${at.toISOString()}::timestamptz
       where provider = 'simulator' and status <> 'ended' and deadline_at > ${at.toISOString()}::timestamptz
         and ${which}
@@ -540,6 +544,26 @@ export function createCallsRepository(db: Db) {
      */
     expireSimulatedCallsBefore: (before: Date): Promise<number> =>
       expireOpenSimulatedCalls(before, sql`created_at < ${before.toISOString()}::timestamptz`),
+
+    /** Whether some simulator lease is past its time: a look at a handful of rows (decision 0094). */
+    async anySimulatorLeaseLapsed(): Promise<boolean> {
+      const result = await db.execute(sql`select 1 from simulator_leases where expires_at < now() limit 1`);
+      return rowsOf(result).length > 0;
+    },
+
+    /**
+     * Removes the simulator leases past their time (their processes are gone: decision 0094) and, in
+     * the same statement, brings the deadline of every simulated call still open that one of them
+     * was playing (`sim_<player>_<uuid>`) to `at`; returns how many calls. One statement: a lease
+     * renewed meanwhile waits for it, so a call started under the renewed lease is never taken.
+     * It reads every open call: ask `anySimulatorLeaseLapsed` first.
+     */
+    expireSimulatedCallsOfLapsedLeases: (at: Date): Promise<number> =>
+      expireOpenSimulatedCalls(
+        at,
+        sql`split_part(provider_call_id, '_', 2) in (select player_id from lapsed)`,
+        sql`with lapsed as (delete from simulator_leases where expires_at < now() returning player_id)`,
+      ),
 
     /**
      * Closes up to `limit` open calls past their deadline as FAILED / timeout, queueing their

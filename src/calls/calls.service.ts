@@ -406,6 +406,18 @@ export function createCallsService({
       return expired;
     },
 
+    /**
+     * On a shared PostgreSQL (decision 0094): the simulated calls of a process whose lease lapsed
+     * (killed outright: it renews while it plays) are closed now, as the duration sweep closes a
+     * call that never reports its end, rather than at their deadline. Returns how many.
+     */
+    async closeCallsOfLapsedSimulatorLeases(): Promise<number> {
+      if (!(await repository.anySimulatorLeaseLapsed())) return 0;
+      const expired = await repository.expireSimulatedCallsOfLapsedLeases(now());
+      if (expired > 0) await closeOverdueCalls();
+      return expired;
+    },
+
     /** The duration sweep: closes calls open past `maxCallDurationSeconds`. Returns how many. */
     closeOverdueCalls,
   };

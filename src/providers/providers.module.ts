@@ -19,6 +19,7 @@ import { announcePublishDue, onPublishDue } from './publish-due.js';
 import { createRetellAdapter } from './retell/retell-adapter.js';
 import { createSimulator } from './simulator/simulator.js';
 import { createSimulatorRepository } from './simulator/simulator.repository.js';
+import { createSimulatorLease } from './simulator/simulator-lease.js';
 import { createVapiAdapter } from './vapi/vapi-adapter.js';
 
 /** What other domains tell the providers: the agents using a changed credential or tool publish again. */
@@ -34,6 +35,11 @@ export interface ProvidersModuleDeps {
   inboundCalls: ProviderHost['inboundCalls'];
   tools: ToolsService;
   providerCredentials: ProviderCredentialsService;
+  /**
+   * This process alone uses its database (`AppDeps.soleProcess`): its simulated calls need no lease,
+   * since the next start closes what a killed process left open (decisions 0085, 0094).
+   */
+  soleProcess?: boolean;
 }
 
 /**
@@ -43,7 +49,7 @@ export interface ProvidersModuleDeps {
  */
 export function createProvidersModule(
   { db, database, config, outbound, metrics, log }: SharedDeps,
-  { auth, agents, calls, inboundCalls, tools, providerCredentials }: ProvidersModuleDeps,
+  { auth, agents, calls, inboundCalls, tools, providerCredentials, soleProcess = false }: ProvidersModuleDeps,
 ) {
   const credentialOf = (organizationId: string, id: string) => providerCredentials.open(organizationId, id);
   const repository = createProviderSyncRepository(db);
@@ -67,11 +73,22 @@ export function createProvidersModule(
         .republishAgentOfCall(callId)
         .catch((err) => log.error({ err, callId }, 'could not mark the agent to publish again')),
   };
+  const simulatorRepository = createSimulatorRepository(db);
+  // On a shared database a process killed outright cannot close the simulated calls it was playing:
+  // its lease lapses, and a worker closes them (decision 0094).
+  const simulatorLease = soleProcess
+    ? undefined
+    : createSimulatorLease({
+        repository: simulatorRepository,
+        seconds: config.simulatorLeaseSeconds,
+        onError: (err) => log.error({ err: loggableError(err) }, "could not renew the simulated calls' lease"),
+      });
   const simulator = createSimulator({
     onEvent: (event) => calls.applyEvent(event),
     invokeTool: (call) => tools.invokeDuringCall(call),
     onError: (err, callId) => log.error({ err: loggableError(err), callId }, 'could not record a simulated call event'),
-    callNumber: createSimulatorRepository(db).callNumber,
+    callNumber: simulatorRepository.callNumber,
+    lease: simulatorLease,
     onAbandoned: async (callIds) => {
       try {
         const closed = await calls.closeAbandonedSimulatedCalls(callIds);
@@ -148,6 +165,19 @@ export function createProvidersModule(
           wakeOn: (wake) => onPublishDue(database.changes, wake),
           run: () => providerSync.publishDue(),
         },
+        ...(soleProcess
+          ? []
+          : [
+              {
+                name: 'closing the simulated calls of processes gone',
+                intervalMs: Math.ceil((config.simulatorLeaseSeconds * 1000) / 3),
+                run: async () => {
+                  const closed = await calls.closeCallsOfLapsedSimulatorLeases();
+                  if (closed > 0)
+                    log.info({ closed }, 'closed the simulated calls of a process gone (its lease lapsed)');
+                },
+              },
+            ]),
       ],
       // The simulator's calls stop (their last events recorded) before the calls drain.
       close: () => registry.close(),

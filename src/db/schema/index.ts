@@ -7,6 +7,7 @@ export * from './organizations.js';
 export * from './phone-numbers.js';
 export * from './provider-credentials.js';
 export * from './provider-tools.js';
+export * from './simulator.js';
 export * from './stats.js';
 export * from './suppressions.js';
 export * from './tools.js';

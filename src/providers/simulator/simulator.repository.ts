@@ -4,7 +4,7 @@ import { type Db, rowsOf } from '../../db/client.js';
 /**
  * What the simulator reads of the calls table: which call of its agent to its number a call is, for
  * a scenario's `answers` (docs/interface.md#simulator). Read from the table, not counted in memory,
- * so the count holds across processes and restarts.
+ * so the count holds across processes and restarts. And its process's lease (decision 0094).
  */
 export function createSimulatorRepository(db: Db) {
   return {
@@ -28,6 +28,18 @@ export function createSimulatorRepository(db: Db) {
       );
       const n = rows[0]?.n;
       return n === undefined || n === null ? null : Number(n);
+    },
+
+    /** The playing process's lease (decision 0094): held until the database's clock says `seconds` more. */
+    async holdLease(playerId: string, seconds: number): Promise<void> {
+      await db.execute(sql`
+        insert into simulator_leases (player_id, expires_at)
+        values (${playerId}, now() + make_interval(secs => ${seconds}))
+        on conflict (player_id) do update set expires_at = excluded.expires_at`);
+    },
+
+    async releaseLease(playerId: string): Promise<void> {
+      await db.execute(sql`delete from simulator_leases where player_id = ${playerId}`);
     },
   };
 }

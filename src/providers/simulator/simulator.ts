@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { SimulatorScenario } from '../../agents/agents.schemas.js';
 import type { TranscriptTurn } from '../../db/schema/index.js';
 import { jsonProblem } from '../../lib/json-guard.js';
@@ -12,6 +12,7 @@ import type {
   ToolInvoker,
   VoiceProvider,
 } from '../voice-provider.js';
+import type { SimulatorLease } from './simulator-lease.js';
 
 /** Unanswered calls end at once with these outcomes and reasons (docs/interface.md#simulator). */
 const UNANSWERED = {
@@ -48,6 +49,11 @@ export interface SimulatorOptions {
    * deadline (decision 0091). Its failure is its own to report; the close goes on.
    */
   onAbandoned?: (callIds: string[]) => Promise<void>;
+  /**
+   * On a shared PostgreSQL: held while calls are under way, so that a worker closes them if this
+   * process is killed outright (decision 0094). Absent where the process alone uses its database.
+   */
+  lease?: SimulatorLease;
 }
 
 type Answer = NonNullable<SimulatorScenario['answer']>;
@@ -75,10 +81,16 @@ export function createSimulator({
   onError,
   callNumber,
   onAbandoned,
+  lease,
 }: SimulatorOptions): VoiceProvider {
+  /** Names this process in its calls' provider call ids: `sim_<player>_<uuid>` (decision 0094). */
+  const playerId = lease?.playerId ?? randomBytes(8).toString('hex');
   const running = new Set<Promise<void>>();
   /** The calls started whose end report is not recorded yet: those left when it closes are abandoned. */
   const unfinished = new Set<string>();
+  const finish = (callId: string) => {
+    if (unfinished.delete(callId)) lease?.done();
+  };
   /** Pending pauses, so that close() can end them at once. */
   const sleepers = new Map<NodeJS.Timeout, () => void>();
   let closed = false;
@@ -114,7 +126,7 @@ export function createSimulator({
     for (let attempt = 1; !closed; attempt++) {
       try {
         await onEvent(event);
-        unfinished.delete(event.callId);
+        finish(event.callId);
         return;
       } catch (error) {
         if (attempt === 1 || attempt === END_REPORT_MAX_ATTEMPTS) onError?.(error, event.callId);
@@ -242,6 +254,13 @@ export function createSimulator({
           message: 'The simulated provider refused to start the call (scenario answer "fail_to_start")',
         };
       }
+      // Held before the call starts, so that no call of this process is ever out of its lease's sight.
+      const held = lease?.acquire();
+      if (held) await held;
+      if (closed) {
+        lease?.done();
+        return { ok: false, message: 'The simulator is shutting down' };
+      }
       // The call plays after the start is answered, as a real provider's webhooks arrive later.
       const { callId } = request;
       unfinished.add(callId);
@@ -251,10 +270,10 @@ export function createSimulator({
         .finally(() => {
           running.delete(run);
           // An end that could not be recorded while open is the duration sweep's (END_REPORT_MAX_ATTEMPTS).
-          if (!closed) unfinished.delete(callId);
+          if (!closed) finish(callId);
         });
       running.add(run);
-      return { ok: true, providerCallId: `sim_${randomUUID()}` };
+      return { ok: true, providerCallId: `sim_${playerId}_${randomUUID()}` };
     },
     async close() {
       closed = true;
@@ -266,6 +285,7 @@ export function createSimulator({
       await Promise.allSettled([...running]);
       if (unfinished.size > 0) await onAbandoned?.([...unfinished]);
       unfinished.clear();
+      await lease?.close();
     },
   };
 }

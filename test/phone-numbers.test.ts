@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLISH_DUE_TOPIC } from '../src/providers/publish-due.js';
 import { type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeRetell, startFakeRetell } from './helpers/fake-retell.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
@@ -263,6 +264,38 @@ describe('binding numbers to inbound agents', () => {
       return imported.status === 201 ? imported : undefined;
     });
     expect((await del(`/v1/phone-numbers/${again.body.id}`)).status).toBe(204);
+  });
+
+  it('deleting a number never told to its provider removes it at once, waking no publishing job; a bound one wakes them', async () => {
+    // Every announcement that something is due for publishing, from any process (decision 0086).
+    const announced: string[] = [];
+    t.db.database.changes.subscribe(
+      PUBLISH_DUE_TOPIC,
+      (key) => announced.push(key),
+      () => {},
+    );
+    const unbound = await post('/v1/phone-numbers', {
+      number: '+14155550103',
+      providerCredentialId: ids.vapiCredential,
+      providerNumberId: 'pn_3',
+    });
+    expect(unbound.body.providerSync.state).toBe('synced');
+    expect((await del(`/v1/phone-numbers/${unbound.body.id}`)).status).toBe(204);
+    expect(await t.db.database.changes.caughtUp()).toBe(true);
+    expect(announced).toEqual([]);
+    expect((await get(`/v1/phone-numbers/${unbound.body.id}`)).status).toBe(404);
+
+    const bound = await post('/v1/phone-numbers', {
+      number: '+14155550103',
+      providerCredentialId: ids.vapiCredential,
+      providerNumberId: 'pn_3',
+      agentId: ids.frontDesk,
+    });
+    await numberIn(bound.body.id);
+    announced.length = 0;
+    expect((await del(`/v1/phone-numbers/${bound.body.id}`)).status).toBe(204);
+    await until('the publishing jobs woken', () => announced.length > 0);
+    await until('unbound at Vapi', () => vapiNumber('pn_3')?.assistantId === null);
   });
 
   it('deleting a Vapi number bound to an agent unpublishes it', async () => {

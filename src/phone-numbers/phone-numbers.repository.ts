@@ -251,9 +251,10 @@ export function createPhoneNumbersRepository(db: Db) {
 
     /**
      * Deletes the number. One the provider was never told about (no agent, nothing published,
-     * nothing under way) goes at once; else it stays, hidden, until the provider is told "no agent".
+     * nothing under way) goes at once (`removed`); else it stays, hidden, until the provider is told
+     * "no agent" (`unpublishing`: due now). Undefined when there is no such live number.
      */
-    async softDelete(organizationId: string, id: string): Promise<boolean> {
+    async softDelete(organizationId: string, id: string): Promise<'removed' | 'unpublishing' | undefined> {
       const gone = await db
         .delete(phoneNumbers)
         .where(
@@ -265,7 +266,7 @@ export function createPhoneNumbersRepository(db: Db) {
           ),
         )
         .returning({ id: phoneNumbers.id });
-      if (gone.length > 0) return true;
+      if (gone.length > 0) return 'removed';
       const hidden = await db
         .update(phoneNumbers)
         .set({
@@ -278,7 +279,7 @@ export function createPhoneNumbersRepository(db: Db) {
         })
         .where(live(organizationId, id))
         .returning({ id: phoneNumbers.id });
-      return hidden.length > 0;
+      return hidden.length > 0 ? 'unpublishing' : undefined;
     },
 
     /**

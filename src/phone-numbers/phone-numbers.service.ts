@@ -334,10 +334,14 @@ export function createPhoneNumbersService({
       return toView(await findOrThrow(organizationId, id));
     },
 
-    /** Deletes the number; the provider is told "no agent" in the background if it was told one. */
+    /**
+     * Deletes the number; the provider is told "no agent" in the background if it was told one (the
+     * publishing jobs woken then, and only then: a number removed outright leaves them nothing to do).
+     */
     async remove(organizationId: string, id: string): Promise<void> {
-      if (!(await repository.softDelete(organizationId, id))) throw notFound('Phone number');
-      await onDue();
+      const deleted = await repository.softDelete(organizationId, id);
+      if (!deleted) throw notFound('Phone number');
+      if (deleted === 'unpublishing') await onDue();
     },
 
     /** `GET /v1/provider-credentials/:id/phone-numbers`: the account's numbers, each with ours when imported. */

@@ -18,8 +18,10 @@ const VENDOR_DIR = 'vendor';
 const names = VENDORED.map((name) => name.replace(/[/.]/g, '\\$&')).join('|');
 // A static import or re-export, a side-effect import or a dynamic import of a vendored package...
 const BARE = new RegExp(`(\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\bimport\\s+)(['"])((?:${names})(?:/[\\w./-]+)?)\\2`, 'g');
-// ...and one already pointed at the bundle by an earlier build (tsc writes only what changed).
-const POINTED = new RegExp(`(['"])(?:\\./|(?:\\.\\./)+)${VENDOR_DIR}/((?:${names})(?:/[\\w./-]+)?)\\.js\\1`, 'g');
+// ...and one already pointed at the bundle by an earlier build (tsc writes only what changed), of
+// any package: one taken out of VENDORED since is pointed back at its package.
+const POINTED = new RegExp(`(['"])(?:\\./|(?:\\.\\./)+)${VENDOR_DIR}/((?:@[\\w.-]+/)?[\\w.-]+(?:/[\\w./-]+)?)\\.js\\1`, 'g');
+const isVendored = (entry) => VENDORED.some((name) => entry === name || entry.startsWith(`${name}/`));
 
 /** The compiled server's JavaScript files, outside the bundle and the dashboard. */
 function serverFiles(dist) {
@@ -40,15 +42,29 @@ export async function vendorPackages(root) {
   const entries = new Set();
   for (const { text } of files) {
     for (const match of text.matchAll(BARE)) entries.add(match[3]);
-    for (const match of text.matchAll(POINTED)) entries.add(match[2]);
+    for (const match of text.matchAll(POINTED)) if (isVendored(match[2])) entries.add(match[2]);
   }
   rmSync(vendor, { recursive: true, force: true });
-  if (entries.size === 0) return;
+  if (entries.size > 0) await bundle(root, vendor, [...entries]);
 
+  for (const { file, text } of files) {
+    const toBundle = (entry) => {
+      const relative = path.relative(path.dirname(file), path.join(vendor, `${entry}.js`)).split(path.sep).join('/');
+      return relative.startsWith('.') ? relative : `./${relative}`;
+    };
+    const rewritten = text
+      .replace(BARE, (_, lead, quote, entry) => `${lead}${quote}${toBundle(entry)}${quote}`)
+      .replace(POINTED, (_, quote, entry) => `${quote}${isVendored(entry) ? toBundle(entry) : entry}${quote}`);
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
+}
+
+/** Builds the bundle of these entry points into `vendor`. */
+async function bundle(root, vendor, entries) {
   const { build } = await import('esbuild');
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [...entries].sort().map((entry) => ({ in: fileURLToPath(import.meta.resolve(entry)), out: entry })),
+    entryPoints: entries.sort().map((entry) => ({ in: fileURLToPath(import.meta.resolve(entry)), out: entry })),
     outdir: vendor,
     bundle: true,
     splitting: true,
@@ -63,20 +79,7 @@ export async function vendorPackages(root) {
     logLevel: 'warning',
   });
   for (const [output, { imports }] of Object.entries(result.metafile.outputs)) {
-    const leak = imports.find(
-      (item) => item.external && VENDORED.some((name) => item.path === name || item.path.startsWith(`${name}/`)),
-    );
+    const leak = imports.find((item) => item.external && isVendored(item.path));
     if (leak) throw new Error(`${output} still imports ${leak.path}: bundle it as an entry point`);
-  }
-
-  for (const { file, text } of files) {
-    const toBundle = (entry) => {
-      const relative = path.relative(path.dirname(file), path.join(vendor, `${entry}.js`)).split(path.sep).join('/');
-      return relative.startsWith('.') ? relative : `./${relative}`;
-    };
-    const rewritten = text
-      .replace(BARE, (_, lead, quote, entry) => `${lead}${quote}${toBundle(entry)}${quote}`)
-      .replace(POINTED, (_, quote, entry) => `${quote}${toBundle(entry)}${quote}`);
-    if (rewritten !== text) writeFileSync(file, rewritten);
   }
 }

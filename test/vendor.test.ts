@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -124,5 +124,28 @@ describe('the vendored packages', () => {
     vendor(tree);
     expect(readFileSync(path.join(tree, 'dist/query.js'), 'utf8')).toBe(rewritten);
     expect(ran().params).toEqual(['Ada']);
+  });
+
+  it('points an import of a package bundled by an earlier build, and bundled no more, back at the package', () => {
+    const tree = mkdtempSync(path.join(tmpdir(), 'switchboard-vendor-'));
+    trees.push(tree);
+    mkdirSync(path.join(tree, 'dist/db'), { recursive: true });
+    writeFileSync(path.join(tree, 'package.json'), '{ "type": "module" }\n');
+    // As an earlier build left it with `pg` in VENDORED (tsc writes only what changed: the file stays so).
+    writeFileSync(
+      path.join(tree, 'dist/db/client.js'),
+      [
+        "import pg from '../vendor/pg.js';",
+        "import { eq } from '../vendor/drizzle-orm.js';",
+        'console.log(JSON.stringify([typeof pg.Pool, typeof eq]));',
+        '',
+      ].join('\n'),
+    );
+    vendor(tree);
+    expect(specifiers(path.join(tree, 'dist/db/client.js'))).toEqual(['pg', '../vendor/drizzle-orm.js']);
+    // The tree finds the packages where the project has them.
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+    const ran = execFileSync(process.execPath, [path.join(tree, 'dist/db/client.js')], { encoding: 'utf8' });
+    expect(JSON.parse(ran)).toEqual(['function', 'function']);
   });
 });

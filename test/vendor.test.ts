@@ -33,6 +33,15 @@ function specifiers(file: string): string[] {
   return [...text.matchAll(statement)].map((match) => match[2] ?? match[4] ?? '');
 }
 
+/** A new tree of ES modules with the folder `dir` in it, removed after the file. */
+function newTree(dir: string): string {
+  const tree = mkdtempSync(path.join(tmpdir(), 'switchboard-vendor-'));
+  trees.push(tree);
+  mkdirSync(path.join(tree, dir), { recursive: true });
+  writeFileSync(path.join(tree, 'package.json'), '{ "type": "module" }\n');
+  return tree;
+}
+
 /** Runs `vendorPackages` on a tree, as the build does after tsc. */
 function vendor(tree: string): void {
   execFileSync(
@@ -84,10 +93,7 @@ describe('the vendored packages', () => {
   });
 
   it('bundles the entry points a tree imports, rewrites them, and finds them again in a tree it rewrote', () => {
-    const tree = mkdtempSync(path.join(tmpdir(), 'switchboard-vendor-'));
-    trees.push(tree);
-    mkdirSync(path.join(tree, 'dist/db/schema'), { recursive: true });
-    writeFileSync(path.join(tree, 'package.json'), '{ "type": "module" }\n');
+    const tree = newTree('dist/db/schema');
     writeFileSync(
       path.join(tree, 'dist/db/schema/table.js'),
       "import { pgTable, text } from 'drizzle-orm/pg-core';\nexport const people = pgTable('people', { name: text('name') });\n",
@@ -127,10 +133,7 @@ describe('the vendored packages', () => {
   });
 
   it('points an import of a package bundled by an earlier build, and bundled no more, back at the package', () => {
-    const tree = mkdtempSync(path.join(tmpdir(), 'switchboard-vendor-'));
-    trees.push(tree);
-    mkdirSync(path.join(tree, 'dist/db'), { recursive: true });
-    writeFileSync(path.join(tree, 'package.json'), '{ "type": "module" }\n');
+    const tree = newTree('dist/db');
     // As an earlier build left it with `pg` in VENDORED (tsc writes only what changed: the file stays so).
     writeFileSync(
       path.join(tree, 'dist/db/client.js'),

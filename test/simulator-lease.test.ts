@@ -103,6 +103,25 @@ describe("a process's simulator lease", () => {
     await lease.close();
   });
 
+  it('renews, for a call started without a write just before it would need one, before the lease runs short', async () => {
+    const { repository, counted } = countedRepository();
+    // 6 s: renewed every 2 s while calls play; a call starts without a write up to 4 s after one.
+    const lease = createSimulatorLease({ repository, seconds: 6, onError: () => {} });
+    await lease.acquire();
+    lease.done();
+    // None under way when the first third ends: no renewal then.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(counted.holds).toBe(1);
+    // A call at 3.5 s starts at once; its renewal comes at 4 s, not a third later (5.5 s, with the
+    // lease ending at 6 s).
+    expect(lease.acquire()).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    expect(counted.holds).toBe(2);
+    expect((await leaseRow(lease.playerId))[0]).toBeGreaterThan(4);
+    lease.done();
+    await lease.close();
+  });
+
   it('tells a write that failed, and the call starts anyway', async () => {
     const errors: unknown[] = [];
     const lease = createSimulatorLease({

@@ -74,13 +74,23 @@ export function createSimulatorLease({
     return writing;
   };
 
+  /**
+   * The next renewal: a third of the lease after the last write, and never later than the moment
+   * calls stop starting without a write (a call started just before it, with none under way, would
+   * otherwise wait a whole third for its renewal, past the lease's end). After a failed write, a
+   * third of the lease later.
+   */
   const schedule = () => {
     if (timer || closed) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (closed || playing === 0) return;
-      void renew().then(schedule);
-    }, renewEveryMs);
+    const left = startsUntil - clock();
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        if (closed || playing === 0) return;
+        void renew().then(schedule);
+      },
+      left > 0 ? Math.min(renewEveryMs, left) : renewEveryMs,
+    );
     timer.unref();
   };
 

@@ -159,6 +159,7 @@ describe('the calls of lapsed leases', () => {
 
   it('brings due only the open calls of the players whose lease lapsed, and removes those leases alone', async () => {
     const calls = createCallsRepository(db());
+    const simulator = createSimulatorRepository(db());
     const gone = 'aaaaaaaaaaaaaaaa';
     const alive = 'bbbbbbbbbbbbbbbb';
     await db().execute(sql`
@@ -171,14 +172,14 @@ describe('the calls of lapsed leases', () => {
     await insertCall('call_l_0004', 'sim_4a7c1f9e-0000-4000-8000-000000000000', 'in_progress');
     await insertCall('call_l_0005', null, 'in_progress');
 
-    expect(await calls.anySimulatorLeaseLapsed()).toBe(true);
+    expect(await simulator.anyLeaseLapsed()).toBe(true);
     expect(await calls.expireSimulatedCallsOfLapsedLeases(new Date())).toBe(2);
     expect(await deadlineIsNear('call_l_0001')).toBe(true);
     expect(await deadlineIsNear('call_l_0002')).toBe(true);
     for (const id of ['call_l_0003', 'call_l_0004', 'call_l_0005']) expect(await deadlineIsNear(id)).toBe(false);
     const leases = rowsOf<{ player_id: string }>(await db().execute(sql`select player_id from simulator_leases`));
     expect(leases.map((row) => row.player_id)).toEqual([alive]);
-    expect(await calls.anySimulatorLeaseLapsed()).toBe(false);
+    expect(await simulator.anyLeaseLapsed()).toBe(false);
     expect(await calls.expireSimulatedCallsOfLapsedLeases(new Date())).toBe(0);
   });
 });

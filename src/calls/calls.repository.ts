@@ -545,18 +545,12 @@ export function createCallsRepository(db: Db) {
     expireSimulatedCallsBefore: (before: Date): Promise<number> =>
       expireOpenSimulatedCalls(before, sql`created_at < ${before.toISOString()}::timestamptz`),
 
-    /** Whether some simulator lease is past its time: a look at a handful of rows (decision 0094). */
-    async anySimulatorLeaseLapsed(): Promise<boolean> {
-      const result = await db.execute(sql`select 1 from simulator_leases where expires_at < now() limit 1`);
-      return rowsOf(result).length > 0;
-    },
-
     /**
      * Removes the simulator leases past their time (their processes are gone: decision 0094) and, in
      * the same statement, brings the deadline of every simulated call still open that one of them
      * was playing (`sim_<player>_<uuid>`) to `at`; returns how many calls. One statement: a lease
      * renewed meanwhile waits for it, so a call started under the renewed lease is never taken.
-     * It reads every open call: ask `anySimulatorLeaseLapsed` first.
+     * It reads every open call: ask the simulator repository's `anyLeaseLapsed` first.
      */
     expireSimulatedCallsOfLapsedLeases: (at: Date): Promise<number> =>
       expireOpenSimulatedCalls(

@@ -218,6 +218,12 @@ export function createCallsService({
     }
   };
 
+  /** After simulated calls were brought due (`expired` of them): the sweep closes them now. Returns `expired`. */
+  const closeExpired = async (expired: number): Promise<number> => {
+    if (expired > 0) await closeOverdueCalls();
+    return expired;
+  };
+
   return {
     /** A page of the calls the query's filter keeps, in its sort, with how many it keeps in all. */
     async list(
@@ -388,35 +394,25 @@ export function createCallsService({
      * process plays nothing further), so they are closed now, as the duration sweep closes a call
      * that never reports its end, rather than at their deadline. Returns how many.
      */
-    async closeOrphanedSimulatedCalls(startedAt: Date): Promise<number> {
-      const expired = await repository.expireSimulatedCallsBefore(startedAt);
-      if (expired === 0) return 0;
-      await closeOverdueCalls();
-      return expired;
-    },
+    closeOrphanedSimulatedCalls: async (startedAt: Date): Promise<number> =>
+      closeExpired(await repository.expireSimulatedCallsBefore(startedAt)),
 
     /**
      * When the simulator stops (decision 0091): the calls it was playing will never report their
      * end, so they are closed now, as the duration sweep closes such a call, rather than at their
      * deadline. Returns how many were still open.
      */
-    async closeAbandonedSimulatedCalls(callIds: string[]): Promise<number> {
-      const expired = await repository.expireSimulatedCalls(callIds, now());
-      if (expired > 0) await closeOverdueCalls();
-      return expired;
-    },
+    closeAbandonedSimulatedCalls: async (callIds: string[]): Promise<number> =>
+      closeExpired(await repository.expireSimulatedCalls(callIds, now())),
 
     /**
      * On a shared PostgreSQL (decision 0094): the simulated calls of a process whose lease lapsed
      * (killed outright: it renews while it plays) are closed now, as the duration sweep closes a
-     * call that never reports its end, rather than at their deadline. Returns how many.
+     * call that never reports its end, rather than at their deadline. Returns how many. It reads
+     * every open call: the simulator's job asks first whether some lease lapsed.
      */
-    async closeCallsOfLapsedSimulatorLeases(): Promise<number> {
-      if (!(await repository.anySimulatorLeaseLapsed())) return 0;
-      const expired = await repository.expireSimulatedCallsOfLapsedLeases(now());
-      if (expired > 0) await closeOverdueCalls();
-      return expired;
-    },
+    closeCallsOfLapsedSimulatorLeases: async (): Promise<number> =>
+      closeExpired(await repository.expireSimulatedCallsOfLapsedLeases(now())),
 
     /** The duration sweep: closes calls open past `maxCallDurationSeconds`. Returns how many. */
     closeOverdueCalls,

@@ -172,6 +172,8 @@ export function createProvidersModule(
                 name: 'closing the simulated calls of processes gone',
                 intervalMs: Math.ceil((config.simulatorLeaseSeconds * 1000) / 3),
                 run: async () => {
+                  // A look at the leases first: closing reads every open call.
+                  if (!(await simulatorRepository.anyLeaseLapsed())) return;
                   const closed = await calls.closeCallsOfLapsedSimulatorLeases();
                   if (closed > 0)
                     log.info({ closed }, 'closed the simulated calls of a process gone (its lease lapsed)');

@@ -40,13 +40,16 @@ export interface SimulatorLease {
   close(): Promise<void>;
 }
 
+/** A process's name in its simulated calls' provider call ids: 16 hex digits, no `_`, drawn at its start. */
+export const newPlayerId = (): string => randomBytes(8).toString('hex');
+
 export function createSimulatorLease({
   repository,
   seconds,
   onError,
   clock = Date.now,
 }: SimulatorLeaseOptions): SimulatorLease {
-  const playerId = randomBytes(8).toString('hex');
+  const playerId = newPlayerId();
   const lengthMs = seconds * 1000;
   const renewEveryMs = Math.max(1, Math.floor(lengthMs / 3));
   let playing = 0;

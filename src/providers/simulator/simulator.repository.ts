@@ -41,6 +41,12 @@ export function createSimulatorRepository(db: Db) {
     async releaseLease(playerId: string): Promise<void> {
       await db.execute(sql`delete from simulator_leases where player_id = ${playerId}`);
     },
+
+    /** Whether some process's lease is past its time: a look at a handful of rows. */
+    async anyLeaseLapsed(): Promise<boolean> {
+      const result = await db.execute(sql`select 1 from simulator_leases where expires_at < now() limit 1`);
+      return rowsOf(result).length > 0;
+    },
   };
 }
 

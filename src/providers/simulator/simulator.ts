@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { SimulatorScenario } from '../../agents/agents.schemas.js';
 import type { TranscriptTurn } from '../../db/schema/index.js';
 import { jsonProblem } from '../../lib/json-guard.js';
@@ -12,7 +12,7 @@ import type {
   ToolInvoker,
   VoiceProvider,
 } from '../voice-provider.js';
-import type { SimulatorLease } from './simulator-lease.js';
+import { newPlayerId, type SimulatorLease } from './simulator-lease.js';
 
 /** Unanswered calls end at once with these outcomes and reasons (docs/interface.md#simulator). */
 const UNANSWERED = {
@@ -84,7 +84,7 @@ export function createSimulator({
   lease,
 }: SimulatorOptions): VoiceProvider {
   /** Names this process in its calls' provider call ids: `sim_<player>_<uuid>` (decision 0094). */
-  const playerId = lease?.playerId ?? randomBytes(8).toString('hex');
+  const playerId = lease?.playerId ?? newPlayerId();
   const running = new Set<Promise<void>>();
   /** The calls started whose end report is not recorded yet: those left when it closes are abandoned. */
   const unfinished = new Set<string>();

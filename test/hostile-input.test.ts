@@ -38,9 +38,13 @@ let receiver: Receiver;
 let answer: Buffer = Buffer.from('{}');
 // The app runs in this process: anything that polluted a prototype would show here.
 const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort();
+/** What the server logged at warn and above: a failure that needs it names it. */
+const serverLog: string[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, undefined, {
+    logger: { level: 'warn', stream: { write: (line: string) => void serverLog.push(line) } },
+  });
   org = await t.signup();
   // Echoes what a tool sent, so later turns can quote it back.
   receiver = await startReceiver((request, response) => {
@@ -803,6 +807,12 @@ describe("a caller's variable values", () => {
         const call = await t.waitForCall(org, response.body.callId);
         const [invocation] = call.toolInvocations;
         const sent = sentWith(id);
+        if (invocation === undefined) {
+          const { status, outcome, endedReason, error, providerCallId } = call;
+          throw new Error(
+            `the call ended with no tool run recorded: ${JSON.stringify({ status, outcome, endedReason, error, providerCallId, sent: sent.length })}\n${serverLog.join('')}`,
+          );
+        }
         // Either nothing was sent and the run says why, or the value went out as one header value.
         if (sent.length === 0) {
           expect(invocation.error).toEqual(expect.any(String));

@@ -12,6 +12,8 @@
 // - annotations (description, title, example, default, deprecated, format, …) are dropped;
 // - an empty `enum`, or one written on an array as well as on its items, is dropped;
 // - a `pattern` written as a JavaScript literal (`/^…$/u`) is the expression between the slashes;
+// - a `type` its own `enum` contradicts (Vapi's `BackoffPlan.type`: `object`, with string values) is
+//   the type of those values;
 // - `oneOf` is read as `anyOf` (some alternatives overlap); where every object alternative names
 //   itself by a one-value `provider` or `type`, the union becomes if/then on that field, so a refusal
 //   names the field that is wrong in the alternative that was meant rather than every alternative;
@@ -45,6 +47,9 @@ const ONE = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else
 const LIST = new Set(['allOf', 'anyOf', 'oneOf']);
 const MAP = new Set(['properties', 'patternProperties', 'definitions']);
 const DISCRIMINATORS = ['provider', 'type'];
+
+const isEnumOfStrings = (values) =>
+  Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'string');
 
 function extract({ file, read, roots, closed }) {
   const text = readFileSync(`${ROOT}/${file}`, 'utf8');
@@ -112,7 +117,8 @@ function extract({ file, read, roots, closed }) {
       if (key === 'pattern' && typeof value === 'string') {
         const literal = /^\/(.*)\/[a-z]*$/s.exec(value);
         out.pattern = literal ? literal[1] : value;
-      } else if (key === 'oneOf' || key === 'anyOf') alternatives = [...(alternatives ?? []), ...value];
+      } else if (key === 'type' && value === 'object' && isEnumOfStrings(schema.enum)) out.type = 'string';
+      else if (key === 'oneOf' || key === 'anyOf') alternatives = [...(alternatives ?? []), ...value];
       else if (ONE.has(key)) out[key] = clean(value);
       else if (LIST.has(key)) out[key] = value.map(clean);
       else if (MAP.has(key)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clean(v)]));

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
+import { nextPhone, type Org, startOtherProcess, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
+import { startProxyToDatabase } from './helpers/tcp-proxy.js';
 import { until } from './helpers/wait.js';
 
 let t: TestApp;
@@ -12,6 +14,7 @@ let credentialId: string;
 let agentId: string;
 let creds: { apiToken: string; apiSecret: string };
 const SECRET = 'vapi_hook_secret_1_long_enough';
+const masterKey = randomBytes(32);
 
 async function vapiAgent(body: Record<string, unknown> = {}) {
   const created = await t.request('POST', '/v1/agents', {
@@ -42,7 +45,7 @@ beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end('{"leadId":"L-7"}');
   });
-  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' });
+  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' }, masterKey);
   org = await t.signup();
   credentialId = (
     await t.request('POST', '/v1/provider-credentials', {
@@ -76,6 +79,19 @@ const clickToCall = (phone = nextPhone()) =>
 /** POSTs a Vapi webhook; `secret: null` sends none. */
 const webhook = (body: unknown, secret: string | null = SECRET) =>
   t.request('POST', '/providers/vapi/webhook', { headers: secret === null ? {} : { 'x-vapi-secret': secret }, body });
+
+/** An end-of-call report of `call` (Vapi's call), SOLD, with one turn. */
+const endOfCallReport = (call: Record<string, unknown>) => ({
+  message: {
+    type: 'end-of-call-report',
+    endedReason: 'customer-ended-call',
+    startedAt: '2026-11-21T10:00:00.000Z',
+    endedAt: '2026-11-21T10:00:30.000Z',
+    call,
+    artifact: { messages: [{ role: 'user', message: 'Yes', time: 1795341604000, secondsFromStart: 4 }] },
+    analysis: { structuredData: { status: 'SOLD' } },
+  },
+});
 
 const callOf = async (id: string) => (await t.request('GET', `/v1/calls/${id}`, { headers: org.auth })).body;
 
@@ -211,6 +227,52 @@ describe('calls through Vapi', () => {
     expect((await webhook(again)).status).toBe(200);
     expect(await callOf(callId)).toMatchObject({ outcome: 'SOLD', endedReason: 'customer-ended-call' });
   });
+
+  // Vapi retries a report answered otherwise than 2xx, as the published assistant asks (decision 0095).
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'answers a report it cannot store 5xx, so that Vapi sends it again, and ends the call with the retry, once',
+    async () => {
+      // A second process, on the same database through a proxy the test can take the database from.
+      const proxy = await startProxyToDatabase(t.db.url as string);
+      const other = await startOtherProcess(proxy.via(t.db.url as string), masterKey);
+      try {
+        const callId = (await clickToCall()).body.callId;
+        const report = endOfCallReport({
+          id: 'vapi-fault',
+          assistantOverrides: { metadata: { switchboardCallId: callId } },
+        });
+        const send = async () => {
+          const response = await fetch(`${other.origin}/providers/vapi/webhook`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-vapi-secret': SECRET },
+            body: JSON.stringify(report),
+          });
+          return response.status;
+        };
+        await proxy.down();
+        const refused = await send();
+        expect(refused).toBeGreaterThanOrEqual(500);
+        expect(refused).toBeLessThan(600);
+        expect((await callOf(callId)).status).not.toBe('ended');
+
+        await proxy.restore();
+        const retried = await until('the retry taken', async () => ((await send()) === 200 ? true : undefined), 15_000);
+        expect(retried).toBe(true);
+        expect(await callOf(callId)).toMatchObject({
+          status: 'ended',
+          outcome: 'SOLD',
+          endedReason: 'customer-ended-call',
+        });
+        // Retried again (its answer lost on the way back, say): taken, and nothing changes.
+        const before = await callOf(callId);
+        expect(await send()).toBe(200);
+        expect(await callOf(callId)).toEqual(before);
+      } finally {
+        await other.close();
+        await proxy.close();
+      }
+    },
+  );
 
   it('ends a call whose report carries data nested thousands of levels deep, or a NUL, keeping the rest', async () => {
     const callId = (await clickToCall()).body.callId;

@@ -83,6 +83,8 @@ describe('publishing to Vapi', () => {
       server: {
         url: `${t.config.publicUrl}/providers/vapi/webhook`,
         headers: { 'x-vapi-secret': 'vapi_hook_secret_long_enough' },
+        // Without a plan Vapi sends a report once: one met by a restart would be lost (decision 0095).
+        backoffPlan: { type: 'exponential', maxRetries: 10, baseDelaySeconds: 1 },
       },
       serverMessages: ['tool-calls', 'status-update', 'end-of-call-report'],
       metadata: { switchboardAgentId: created.body.id },
@@ -97,6 +99,8 @@ describe('publishing to Vapi', () => {
         headers: { 'x-vapi-secret': 'vapi_hook_secret_long_enough' },
       },
     });
+    // A tool call is not retried: the caller is waiting, and a retry would run the endpoint twice.
+    expect(vapi.tools.get(vapiToolId as string)?.server).not.toHaveProperty('backoffPlan');
     expect(vapi.violations.join('\n')).toBe('');
   });
 

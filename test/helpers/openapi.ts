@@ -16,7 +16,9 @@ const SPECS = {
  * - a `pattern` written as a JavaScript literal (`/^…$/`) is the expression between the slashes;
  * - a boolean `exclusiveMinimum`/`exclusiveMaximum` (OpenAPI 3.0) makes its `minimum`/`maximum` exclusive;
  * - `oneOf` whose alternatives overlap (Vapi's transcript messages differ only by a free-text `role`)
- *   is read as `anyOf`.
+ *   is read as `anyOf`;
+ * - a `type` its own `enum` contradicts (Vapi's `BackoffPlan.type`: `object`, with string values) is
+ *   the type of those values.
  */
 function cleaned(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(cleaned);
@@ -34,10 +36,14 @@ function cleaned(node: unknown): unknown {
         if (key === 'minimum' && schema.exclusiveMinimum === true) return ['exclusiveMinimum', value];
         if (key === 'maximum' && schema.exclusiveMaximum === true) return ['exclusiveMaximum', value];
         if (key === 'pattern' && typeof value === 'string' && /^\/.*\/$/.test(value)) return [key, value.slice(1, -1)];
+        if (key === 'type' && value === 'object' && enumOfStrings(schema.enum)) return [key, 'string'];
         return [key === 'oneOf' ? 'anyOf' : key, cleaned(value)];
       }),
   );
 }
+
+const enumOfStrings = (values: unknown): boolean =>
+  Array.isArray(values) && values.length > 0 && values.every((v) => typeof v === 'string');
 
 const ajvs = new Map<string, Ajv.default>();
 

@@ -48,11 +48,22 @@ function isNotFound(error: unknown): boolean {
   return (error as { statusCode?: number } | null)?.statusCode === 404;
 }
 
-function server(target: Pick<VapiPublishTarget, 'serverUrl' | 'webhookSecret'>, timeoutSeconds?: number) {
+/**
+ * How Vapi retries a status update or an end-of-call report our webhook did not take (decision 0095):
+ * without a plan it sends each once, and a report met by a restart or a database fault would be
+ * lost. Ten retries from 1 s, doubling: about 17 minutes if Vapi's doubling has no cap. (Vapi's schema
+ * types `type` as an object, with these strings as its `enum`.)
+ */
+export const VAPI_SERVER_BACKOFF = { type: 'exponential', maxRetries: 10, baseDelaySeconds: 1 } as const;
+
+function server(
+  target: Pick<VapiPublishTarget, 'serverUrl' | 'webhookSecret'>,
+  options: { timeoutSeconds?: number; backoffPlan?: typeof VAPI_SERVER_BACKOFF } = {},
+) {
   return {
     url: target.serverUrl,
     ...(target.webhookSecret ? { headers: { 'x-vapi-secret': target.webhookSecret } } : {}),
-    ...(timeoutSeconds ? { timeoutSeconds } : {}),
+    ...options,
   };
 }
 
@@ -61,8 +72,9 @@ export function vapiToolBody(tool: PublishableTool, target: VapiPublishTarget) {
   return {
     type: 'function' as const,
     function: { name: tool.name, description: tool.description, parameters: tool.aiSchema },
-    // Vapi waits this long for our answer; we answer within the tool's own timeout.
-    server: server(target, Math.min(300, Math.ceil(tool.timeoutMs / 1000) + 2)),
+    // Vapi waits this long for our answer; we answer within the tool's own timeout. No retries: the
+    // caller is waiting, and a retry would run the customer's endpoint again (decision 0095).
+    server: server(target, { timeoutSeconds: Math.min(300, Math.ceil(tool.timeoutMs / 1000) + 2) }),
   };
 }
 
@@ -120,7 +132,7 @@ export function vapiAssistantBody(
       : {}),
     voicemailDetection: agent.voicemail ? VOICEMAIL_DETECTION : 'off',
     voicemailMessage: normalizePlaceholders(voicemailMessageOf(agent.voicemail)),
-    server: server(target),
+    server: server(target, { backoffPlan: VAPI_SERVER_BACKOFF }),
     serverMessages: [...SERVER_MESSAGES],
     maxDurationSeconds: agent.maxCallDurationSeconds,
     // The outcome and the collected data come back in the end-of-call report's structured data.

@@ -240,6 +240,7 @@ export async function buildApp({
     rulesOf: (provider) =>
       providerRegistry().real(provider)?.credentialRules ?? { webhookSecret: null, signsWithApiKey: false },
     onChanged: (credentialId) => providerSync().credentialChanged(credentialId),
+    now: nowOption,
   });
   const { tools, module: toolsModule } = createToolsModule(shared, {
     auth,

@@ -29,6 +29,7 @@ describe('provider credentials', () => {
       apiKey: '••••••',
       apiKeyLast4: 'abcd',
       webhookSecret: '••••••',
+      previousWebhookSecretExpiresAt: null,
       baseUrl: 'http://127.0.0.1:9999',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
@@ -57,6 +58,12 @@ describe('provider credentials', () => {
       body: { apiKey: 'another_key_wxyz', webhookSecret: null, baseUrl: null },
     });
     expect(replaced.body).toMatchObject({ apiKeyLast4: 'wxyz', webhookSecret: '••••••', baseUrl: null });
+    // The replaced secret is kept for 24 hours (decision 0096), sealed like the current one.
+    expect(replaced.body.previousWebhookSecretExpiresAt).toEqual(expect.any(String));
+    const after = await t.db.database.db.execute(`select * from provider_credentials where id = '${id}'`);
+    const afterText = JSON.stringify((after as unknown as { rows: unknown[] }).rows);
+    expect(afterText).toContain('"previous_webhook_secret_sealed":"v1.');
+    expect(afterText).not.toContain('whs_very_secret_and_long_enough');
     const generated = await vapi();
     expect(generated.body.webhookSecret).toBe('••••••');
     const retell = await create({ provider: 'retell', name: `Retell ${++named}`, apiKey: 'key_retell_1111' });

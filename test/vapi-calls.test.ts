@@ -15,6 +15,8 @@ let agentId: string;
 let creds: { apiToken: string; apiSecret: string };
 const SECRET = 'vapi_hook_secret_1_long_enough';
 const masterKey = randomBytes(32);
+/** Added to the app's clock: a changed secret's 24 hours pass in a moment. */
+let clockOffsetMs = 0;
 
 async function vapiAgent(body: Record<string, unknown> = {}) {
   const created = await t.request('POST', '/v1/agents', {
@@ -45,7 +47,9 @@ beforeAll(async () => {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end('{"leadId":"L-7"}');
   });
-  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' }, masterKey);
+  t = await startTestApp({ SWITCHBOARD_PUBLISH_INTERVAL_MS: '100' }, masterKey, {
+    now: () => new Date(Date.now() + clockOffsetMs),
+  });
   org = await t.signup();
   credentialId = (
     await t.request('POST', '/v1/provider-credentials', {
@@ -329,31 +333,69 @@ describe('calls through Vapi', () => {
     }
   });
 
-  it('stops opening the webhook to a rotated-out secret at once, and opens it to the new one', async () => {
+  it('keeps opening the webhook to a changed secret for 24 hours, the calls under way send it; revoked, at once (decision 0096)', async () => {
     const callId = (await clickToCall()).body.callId;
     const call = { id: 'vapi-rotated', assistantOverrides: { metadata: { switchboardCallId: callId } } };
+    const status = (secret: string, state = 'ringing') =>
+      webhook({ message: { type: 'status-update', status: state, call } }, secret);
+    const patch = (body: Record<string, unknown>) =>
+      t.request('PATCH', `/v1/provider-credentials/${credentialId}`, { headers: org.auth, body });
+    const read = async () =>
+      (await t.request('GET', `/v1/provider-credentials/${credentialId}`, { headers: org.auth })).body;
     // Opened once with the current secret: the credential is now held in memory.
-    expect((await webhook({ message: { type: 'status-update', status: 'ringing', call } })).status).toBe(200);
+    expect((await status(SECRET)).status).toBe(200);
+    expect((await read()).previousWebhookSecretExpiresAt).toBeNull();
     const rotated = 'vapi_hook_secret_rotated_0123456789';
-    const patch = (webhookSecret: string) =>
-      t.request('PATCH', `/v1/provider-credentials/${credentialId}`, { headers: org.auth, body: { webhookSecret } });
-    expect((await patch(rotated)).status).toBe(200);
+    const third = 'vapi_hook_secret_third_0123456789ab';
     try {
-      const report = (status: string) => ({
+      const changedAt = Date.now();
+      const changed = await patch({ webhookSecret: rotated });
+      expect(changed.status).toBe(200);
+      const expiresAt = Date.parse(changed.body.previousWebhookSecretExpiresAt);
+      expect(expiresAt - changedAt).toBeGreaterThanOrEqual(24 * 3600_000 - 1000);
+      expect(expiresAt - changedAt).toBeLessThanOrEqual(24 * 3600_000 + 5000);
+      // Both open it: the old one for the calls under way, the new one for every call.
+      expect((await status(SECRET)).status).toBe(200);
+      expect((await status(rotated, 'in-progress')).status).toBe(200);
+      expect((await callOf(callId)).status).toBe('in_progress');
+      // Giving the new one again changes nothing: the old one still counts.
+      expect((await patch({ webhookSecret: rotated })).body.previousWebhookSecretExpiresAt).toBe(
+        changed.body.previousWebhookSecretExpiresAt,
+      );
+      // 24 hours on, the old one no longer opens it; the new one does.
+      clockOffsetMs = 24 * 3600_000 + 1000;
+      expect((await read()).previousWebhookSecretExpiresAt).toBeNull();
+      expect((await status(SECRET)).status).toBe(404);
+      expect((await status(rotated)).status).toBe(200);
+      clockOffsetMs = 0;
+
+      // Changed again: only the one it replaced counts; the first is gone at once.
+      expect((await patch({ webhookSecret: third })).status).toBe(200);
+      expect((await status(SECRET)).status).not.toBe(200);
+      expect((await status(rotated)).status).toBe(200);
+      // Revoked (a secret that leaked): the replaced one stops at once, in the same request as a change or alone.
+      const revoked = await patch({ previousWebhookSecretExpiresAt: null });
+      expect(revoked.status).toBe(200);
+      expect(revoked.body.previousWebhookSecretExpiresAt).toBeNull();
+      const report = (outcome: string) => ({
         message: {
           type: 'end-of-call-report',
           endedReason: 'customer-ended-call',
           call,
           artifact: { messages: [] },
-          analysis: { structuredData: { status } },
+          analysis: { structuredData: { status: outcome } },
         },
       });
-      expect((await webhook(report('SOLD'), SECRET)).status).not.toBe(200);
-      expect((await callOf(callId)).status).toBe('ringing');
-      expect((await webhook(report('CALLBACK'), rotated)).status).toBe(200);
+      expect((await webhook(report('SOLD'), rotated)).status).not.toBe(200);
+      expect((await callOf(callId)).status).toBe('in_progress');
+      expect((await webhook(report('CALLBACK'), third)).status).toBe(200);
       expect(await callOf(callId)).toMatchObject({ status: 'ended', outcome: 'CALLBACK' });
+      // Only `null` revokes: a time is not the caller's to set.
+      const refused = await patch({ previousWebhookSecretExpiresAt: '2030-01-01T00:00:00Z' });
+      expect(refused.status).toBe(422);
     } finally {
-      expect((await patch(SECRET)).status).toBe(200);
+      clockOffsetMs = 0;
+      expect((await patch({ webhookSecret: SECRET, previousWebhookSecretExpiresAt: null })).status).toBe(200);
     }
   });
 });

@@ -42,7 +42,17 @@ function setUp() {
   const vapi = standInVapi();
   let clock = 1_000_000;
   const credentials = new Map<string, OpenedProviderCredential>([
-    ['cred_1', { id: 'cred_1', provider: 'vapi', apiKey: 'key-a', webhookSecret: null, baseUrl: null }],
+    [
+      'cred_1',
+      {
+        id: 'cred_1',
+        provider: 'vapi',
+        apiKey: 'key-a',
+        webhookSecret: null,
+        previousWebhookSecret: null,
+        baseUrl: null,
+      },
+    ],
   ]);
   const provider = createVapiProvider({
     credentialOf: async (_organizationId, id) => credentials.get(id),
@@ -130,7 +140,14 @@ describe('the ids of Vapi phone numbers (decision 0093)', () => {
   it('reads the list anew when the credential is given another key', async () => {
     const { vapi, credentials, call } = setUp();
     expect(await call()).toMatchObject({ ok: true });
-    credentials.set('cred_1', { id: 'cred_1', provider: 'vapi', apiKey: 'key-b', webhookSecret: null, baseUrl: null });
+    credentials.set('cred_1', {
+      id: 'cred_1',
+      provider: 'vapi',
+      apiKey: 'key-b',
+      webhookSecret: null,
+      previousWebhookSecret: null,
+      baseUrl: null,
+    });
     vapi.state.numbers = [{ id: 'pn_b', number: FROM }];
     expect(await call()).toMatchObject({ ok: true });
     expect(vapi.state.reads).toBe(2);

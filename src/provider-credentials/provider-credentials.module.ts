@@ -13,12 +13,14 @@ export interface ProviderCredentialsModuleDeps {
   rulesOf: ProviderCredentialsServiceDeps['rulesOf'];
   /** The credential changed or was removed: the agents using it publish again, and every process forgets it. */
   onChanged: (credentialId: string) => Promise<void>;
+  /** The clock a changed webhook secret's 24 hours are counted by (tests move it). */
+  now?: () => Date;
 }
 
 /** Organizations' provider accounts, their secrets sealed and opened only for the adapters. */
 export function createProviderCredentialsModule(
   { database, db, secretBox, config, resolveHost }: SharedDeps,
-  { auth, rulesOf, onChanged }: ProviderCredentialsModuleDeps,
+  { auth, rulesOf, onChanged, now }: ProviderCredentialsModuleDeps,
 ) {
   const providerCredentials = createProviderCredentialsService({
     repository: createProviderCredentialsRepository(db),
@@ -28,6 +30,7 @@ export function createProviderCredentialsModule(
     rulesOf,
     onChanged,
     changes: database.changes,
+    now,
   });
   return {
     providerCredentials,

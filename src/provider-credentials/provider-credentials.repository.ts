@@ -76,17 +76,22 @@ export function createProviderCredentialsRepository(db: Db) {
     },
 
     /**
-     * Every sealed webhook secret of a provider's credentials, whatever their organization: Vapi's
-     * webhook is authenticated by its secret alone before its body is read (decision 0029).
+     * Every sealed webhook secret of a provider's credentials, whatever their organization, with the
+     * previous one and when it changed: Vapi's webhook is authenticated by its secret alone before its
+     * body is read (decision 0029).
      */
-    async sealedWebhookSecrets(provider: string): Promise<{ id: string; webhookSecretSealed: string }[]> {
-      const rows = await db
-        .select({ id: providerCredentials.id, webhookSecretSealed: providerCredentials.webhookSecretSealed })
+    async sealedWebhookSecrets(
+      provider: string,
+    ): Promise<{ id: string; current: string | null; previous: string | null; changedAt: Date | null }[]> {
+      return db
+        .select({
+          id: providerCredentials.id,
+          current: providerCredentials.webhookSecretSealed,
+          previous: providerCredentials.previousWebhookSecretSealed,
+          changedAt: providerCredentials.webhookSecretChangedAt,
+        })
         .from(providerCredentials)
         .where(eq(providerCredentials.provider, provider));
-      return rows.flatMap((row) =>
-        row.webhookSecretSealed ? [{ id: row.id, webhookSecretSealed: row.webhookSecretSealed }] : [],
-      );
     },
 
     /**

@@ -34,9 +34,17 @@ export const CreateProviderCredentialBody = Type.Object(
 );
 export type CreateProviderCredentialInput = Static<typeof CreateProviderCredentialBody>;
 
+const previousWebhookSecretExpiresAt = Type.Null({
+  description:
+    'null revokes the webhook secret replaced by the last change, which otherwise opens webhooks for 24 hours after it (with a new webhookSecret in the same request, the one it replaces is not kept)',
+});
+
 /** The provider is fixed: agents using a credential rely on it; make a new credential instead. */
 export const UpdateProviderCredentialBody = Type.Partial(
-  Type.Object({ name, apiKey, webhookSecret, baseUrl }, { additionalProperties: false }),
+  Type.Object(
+    { name, apiKey, webhookSecret, previousWebhookSecretExpiresAt, baseUrl },
+    { additionalProperties: false },
+  ),
   { additionalProperties: false },
 );
 export type UpdateProviderCredentialInput = Static<typeof UpdateProviderCredentialBody>;
@@ -50,6 +58,10 @@ export const ProviderCredentialView = Type.Object(
     apiKey: Type.String({ description: 'Always the mask ••••••' }),
     apiKeyLast4: Type.String({ description: "The API key's last four characters, to recognise it" }),
     webhookSecret: Nullable(Type.String(), { description: 'The mask ••••••, or null when there is none' }),
+    previousWebhookSecretExpiresAt: Nullable(Timestamp(), {
+      description:
+        'Until when the webhook secret replaced by the last change still opens webhooks (24 hours after the change, for the calls under way); null when none does',
+    }),
     baseUrl: Nullable(Type.String()),
     createdAt: Timestamp(),
     updatedAt: Timestamp(),

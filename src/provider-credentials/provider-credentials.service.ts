@@ -9,6 +9,7 @@ import type { CredentialRules } from '../providers/provider-port.js';
 import { createOpenedCredentials } from './opened-credentials.js';
 import {
   CredentialNameTakenError,
+  type NewProviderCredentialRow,
   type ProviderCredentialRow,
   type ProviderCredentialsRepository,
 } from './provider-credentials.repository.js';
@@ -18,6 +19,7 @@ import type {
   ProviderCredentialView,
   UpdateProviderCredentialInput,
 } from './provider-credentials.schemas.js';
+import { opensWebhook, previousSecretExpiresAt, type WebhookSecrets } from './webhook-secret.js';
 
 export interface ProviderCredentialsServiceDeps {
   repository: ProviderCredentialsRepository;
@@ -35,18 +37,21 @@ export interface ProviderCredentialsServiceDeps {
   onChanged?: (credentialId: string) => Promise<void>;
   /** Where those announcements are heard: `open` then keeps credentials opened in memory. */
   changes?: ChangeFeed;
+  now?: () => Date;
 }
 
 /** A credential opened for an adapter: the plain secrets, never shown through the API. */
-export interface OpenedProviderCredential {
+export interface OpenedProviderCredential extends WebhookSecrets {
   id: string;
   provider: CredentialProvider;
   apiKey: string;
-  webhookSecret: string | null;
   baseUrl: string | null;
 }
 
-function toView(row: ProviderCredentialRow): ProviderCredentialView {
+function toView(row: ProviderCredentialRow, now: Date): ProviderCredentialView {
+  const previousExpiresAt = row.previousWebhookSecretSealed
+    ? previousSecretExpiresAt(row.webhookSecretChangedAt, now)
+    : null;
   return {
     id: row.id,
     provider: row.provider as CredentialProvider,
@@ -54,6 +59,7 @@ function toView(row: ProviderCredentialRow): ProviderCredentialView {
     apiKey: SECRET_MASK,
     apiKeyLast4: row.apiKeyLast4,
     webhookSecret: row.webhookSecretSealed ? SECRET_MASK : null,
+    previousWebhookSecretExpiresAt: previousExpiresAt?.toISOString() ?? null,
     baseUrl: row.baseUrl,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -90,12 +96,19 @@ export function createProviderCredentialsService({
   rulesOf,
   onChanged = async () => {},
   changes,
+  now = () => new Date(),
 }: ProviderCredentialsServiceDeps) {
+  const view = (row: ProviderCredentialRow) => toView(row, now());
   const opened = (row: ProviderCredentialRow): OpenedProviderCredential => ({
     id: row.id,
     provider: row.provider as CredentialProvider,
     apiKey: secretBox.decrypt(row.apiKeySealed, row.id),
     webhookSecret: row.webhookSecretSealed ? secretBox.decrypt(row.webhookSecretSealed, row.id) : null,
+    // Kept whatever its age: `opensWebhook` asks the clock when a webhook comes.
+    previousWebhookSecret:
+      row.previousWebhookSecretSealed && row.webhookSecretChangedAt
+        ? { secret: secretBox.decrypt(row.previousWebhookSecretSealed, row.id), changedAt: row.webhookSecretChangedAt }
+        : null,
     baseUrl: row.baseUrl,
   });
   const openedById =
@@ -148,13 +161,38 @@ export function createProviderCredentialsService({
   const webhookSecretFor = (provider: string, given: string | null | undefined) =>
     given ?? (rulesOf(provider).webhookSecret ? randomToken() : null);
 
+  async function open(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
+    if (openedById) return openedById.open(organizationId, id);
+    const row = await repository.find(organizationId, id);
+    return row && opened(row);
+  }
+
+  /**
+   * The columns a new webhook secret writes (`given` null: one is made where the provider needs one).
+   * A secret that differs from the stored one keeps that one as the previous, for 24 hours from now
+   * (decision 0096); giving the same secret again changes nothing.
+   */
+  function changedWebhookSecret(
+    current: ProviderCredentialRow,
+    given: string | null,
+  ): Partial<NewProviderCredentialRow> {
+    const secret = webhookSecretFor(current.provider, given);
+    const stored = current.webhookSecretSealed;
+    if (stored && secret !== null && secretBox.decrypt(stored, current.id) === secret) return {};
+    return {
+      webhookSecretSealed: secret ? sealed(current.id, secret) : null,
+      previousWebhookSecretSealed: stored,
+      webhookSecretChangedAt: stored ? now() : null,
+    };
+  }
+
   return {
     async create(organizationId: string, input: CreateProviderCredentialInput): Promise<ProviderCredentialView> {
       await check(input);
       checkWebhookSecretLength(rulesOf(input.provider), input.webhookSecret);
       const id = newId('pcr');
       try {
-        return toView(
+        return view(
           await repository.insert({
             id,
             organizationId,
@@ -180,11 +218,11 @@ export function createProviderCredentialsService({
     ): Promise<Page<ProviderCredentialView>> {
       const limit = query.limit ?? 20;
       const beforeId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      return toPage(await repository.list(organizationId, { beforeId, limit: limit + 1 }), limit, toView);
+      return toPage(await repository.list(organizationId, { beforeId, limit: limit + 1 }), limit, view);
     },
 
     async get(organizationId: string, id: string): Promise<ProviderCredentialView> {
-      return toView(await findOrThrow(organizationId, id));
+      return view(await findOrThrow(organizationId, id));
     },
 
     async update(
@@ -201,19 +239,14 @@ export function createProviderCredentialsService({
         const updated = await repository.update(organizationId, id, {
           ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
           ...(apiKey !== undefined ? { apiKeySealed: sealed(id, apiKey), apiKeyLast4: apiKey.slice(-4) } : {}),
-          ...(webhookSecret !== undefined
-            ? {
-                webhookSecretSealed: (() => {
-                  const secret = webhookSecretFor(current.provider, webhookSecret);
-                  return secret ? sealed(id, secret) : null;
-                })(),
-              }
-            : {}),
+          ...(webhookSecret !== undefined ? changedWebhookSecret(current, webhookSecret) : {}),
+          // Revoked: the previous secret stops opening webhooks now, whether or not the secret changed too.
+          ...(patch.previousWebhookSecretExpiresAt === null ? { previousWebhookSecretSealed: null } : {}),
           ...(patch.baseUrl !== undefined ? { baseUrl: patch.baseUrl ? patch.baseUrl.replace(/\/+$/, '') : null } : {}),
         });
         if (!updated) throw notFound('Provider credential');
         await onChanged(id);
-        return toView(updated);
+        return view(updated);
       } catch (error) {
         throw error instanceof CredentialNameTakenError ? nameConflict() : error;
       }
@@ -242,10 +275,27 @@ export function createProviderCredentialsService({
     /** The providers some organization has a credential of: those this process may call. */
     providersInUse: (): Promise<string[]> => repository.providersInUse(),
 
-    /** Every webhook secret of the provider's credentials, opened: what its webhooks may present. */
+    /**
+     * Every webhook secret of the provider's credentials, opened: what its webhooks may present (a
+     * previous secret while it counts).
+     */
     async webhookSecrets(provider: CredentialProvider): Promise<string[]> {
-      const rows = await repository.sealedWebhookSecrets(provider);
-      return rows.map((row) => secretBox.decrypt(row.webhookSecretSealed, row.id));
+      const at = now();
+      return (await repository.sealedWebhookSecrets(provider)).flatMap((row) => [
+        ...(row.current ? [secretBox.decrypt(row.current, row.id)] : []),
+        ...(row.previous && previousSecretExpiresAt(row.changedAt, at)
+          ? [secretBox.decrypt(row.previous, row.id)]
+          : []),
+      ]);
+    },
+
+    /**
+     * Whether `secret` opens the webhooks of the organization's credential: its webhook secret, or the
+     * one it replaced within 24 hours of the change (decision 0096).
+     */
+    async opensWebhook(organizationId: string, id: string, secret: string): Promise<boolean> {
+      const credential = await open(organizationId, id);
+      return credential !== undefined && opensWebhook(credential, secret, now());
     },
 
     /**
@@ -258,11 +308,7 @@ export function createProviderCredentialsService({
     },
 
     /** The credential with its secrets opened, for a provider adapter. */
-    async open(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
-      if (openedById) return openedById.open(organizationId, id);
-      const row = await repository.find(organizationId, id);
-      return row && opened(row);
-    },
+    open,
   };
 }
 

@@ -37,8 +37,10 @@ export interface ProviderHost {
   invokeTool: ToolInvoker;
   /** A tool's name, for providers that call tools at their own URL (by our id). */
   toolNameOf: (organizationId: string, toolId: string) => Promise<string | undefined>;
-  /** The webhook secrets of every credential of a provider (providers that send one back). */
+  /** The webhook secrets of every credential of a provider (providers that send one back), replaced ones while they count. */
   webhookSecrets: (provider: string) => Promise<string[]>;
+  /** Whether `secret` opens the webhooks of the organization's credential (decision 0096). */
+  webhookSecretOpens: (organizationId: string, credentialId: string, secret: string) => Promise<boolean>;
   /** A credential's API key, for providers that sign their webhooks with it. */
   apiKeyOf: (credentialId: string) => Promise<string | undefined>;
   /** How long to wait for a provider's analysis after the call's end before ending it without. */

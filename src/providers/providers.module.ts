@@ -65,6 +65,7 @@ export function createProvidersModule(
     toolNameOf: async (organizationId, toolId) =>
       (await tools.get(organizationId, toolId).catch(() => undefined))?.name,
     webhookSecrets: (provider) => providerCredentials.webhookSecrets(provider as never),
+    webhookSecretOpens: (organizationId, id, secret) => providerCredentials.opensWebhook(organizationId, id, secret),
     apiKeyOf: (credentialId) => providerCredentials.signingApiKey(credentialId),
     analysisGraceSeconds: config.analysisGraceSeconds,
     inboundCalls,

@@ -1057,6 +1057,8 @@ export interface components {
             apiKeyLast4: string;
             /** @description The mask ••••••, or null when there is none */
             webhookSecret: string | null;
+            /** @description Until when the webhook secret replaced by the last change still opens webhooks (24 hours after the change, for the calls under way); null when none does */
+            previousWebhookSecretExpiresAt: string | null;
             baseUrl: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -2696,6 +2698,8 @@ export interface operations {
                     /** @description The provider's private API key. Write-only: read back masked; the mask written back keeps it, unless the base URL moves to another origin, where it must be given again. */
                     apiKey?: string;
                     webhookSecret?: string | null;
+                    /** @description null revokes the webhook secret replaced by the last change, which otherwise opens webhooks for 24 hours after it (with a new webhookSecret in the same request, the one it replaces is not kept) */
+                    previousWebhookSecretExpiresAt?: null;
                     /** @description The provider's API base URL; null for its public one. */
                     baseUrl?: string | null;
                 };

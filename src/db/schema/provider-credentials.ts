@@ -16,6 +16,12 @@ export const providerCredentials = pgTable(
     /** The last four characters of the key, shown so a person can tell keys apart. */
     apiKeyLast4: text('api_key_last4').notNull(),
     webhookSecretSealed: text('webhook_secret_sealed'),
+    /**
+     * The webhook secret before the last change, sealed like it: it still opens webhooks for 24 hours
+     * after `webhook_secret_changed_at` (decision 0096). Null when there is none, or once revoked.
+     */
+    previousWebhookSecretSealed: text('previous_webhook_secret_sealed'),
+    webhookSecretChangedAt: timestamp('webhook_secret_changed_at', { withTimezone: true }),
     /** The provider's API base URL when not its public one (a regional endpoint, a test double). */
     baseUrl: text('base_url'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

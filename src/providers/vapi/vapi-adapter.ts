@@ -92,7 +92,7 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
         vapiSecrets: createVapiWebhookSecrets({ load: () => host.webhookSecrets('vapi') }),
         vapi: createVapiWebhook({
           callContext: (callId) => host.calls.providerContext(callId),
-          credentialOf: host.credentialOf,
+          webhookSecretOpens: host.webhookSecretOpens,
           applyEvent: (event) => host.calls.applyEvent(event),
           invokeTool: host.invokeTool,
           inboundCalls: host.inboundCalls,

@@ -1,7 +1,5 @@
 import type { ProviderCallContext } from '../../calls/calls.repository.js';
 import type { InboundCalls, IncomingCall } from '../../calls/inbound-calls.js';
-import { constantTimeEquals } from '../../lib/crypto.js';
-import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import { isObject, type Json, text } from '../provider-outcome.js';
 import type { CallEvent, ToolInvoker } from '../voice-provider.js';
 import { refuse, type WebhookAnswer } from '../webhook-answer.js';
@@ -16,7 +14,8 @@ import {
 
 export interface VapiWebhookDeps {
   callContext: (callId: string) => Promise<ProviderCallContext | undefined>;
-  credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
+  /** Whether `secret` opens the webhooks of the organization's credential (current, or replaced within 24 h). */
+  webhookSecretOpens: (organizationId: string, credentialId: string, secret: string) => Promise<boolean>;
   applyEvent: (event: CallEvent) => Promise<void>;
   invokeTool: ToolInvoker;
   /**
@@ -55,15 +54,14 @@ function vapiIncomingCall(message: Json): (IncomingCall & { assistantId: string 
  */
 export function createVapiWebhook({
   callContext,
-  credentialOf,
+  webhookSecretOpens,
   applyEvent,
   invokeTool,
   inboundCalls,
 }: VapiWebhookDeps) {
-  /** Whether `secret` is the webhook secret of the organization's credential. */
+  /** Whether `secret` is a webhook secret of the organization's credential (decision 0096: or was, a moment ago). */
   async function isSecretOf(organizationId: string, credentialId: string | null, secret: string): Promise<boolean> {
-    const credential = credentialId ? await credentialOf(organizationId, credentialId) : undefined;
-    return Boolean(credential?.webhookSecret && constantTimeEquals(credential.webhookSecret, secret));
+    return credentialId !== null && (await webhookSecretOpens(organizationId, credentialId, secret));
   }
 
   /**

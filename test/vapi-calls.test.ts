@@ -84,16 +84,20 @@ const clickToCall = (phone = nextPhone()) =>
 const webhook = (body: unknown, secret: string | null = SECRET) =>
   t.request('POST', '/providers/vapi/webhook', { headers: secret === null ? {} : { 'x-vapi-secret': secret }, body });
 
-/** An end-of-call report of `call` (Vapi's call), SOLD, with one turn. */
-const endOfCallReport = (call: Record<string, unknown>) => ({
+/** An end-of-call report of `call` (Vapi's call) 30 s long: SOLD with one turn unless told otherwise. */
+const endOfCallReport = (
+  call: Record<string, unknown>,
+  structuredData: Record<string, unknown> = { status: 'SOLD' },
+  messages: Record<string, unknown>[] = [{ role: 'user', message: 'Yes', time: 1795341604000, secondsFromStart: 4 }],
+) => ({
   message: {
     type: 'end-of-call-report',
     endedReason: 'customer-ended-call',
     startedAt: '2026-11-21T10:00:00.000Z',
     endedAt: '2026-11-21T10:00:30.000Z',
     call,
-    artifact: { messages: [{ role: 'user', message: 'Yes', time: 1795341604000, secondsFromStart: 4 }] },
-    analysis: { structuredData: { status: 'SOLD' } },
+    artifact: { messages },
+    analysis: { structuredData },
   },
 });
 
@@ -195,22 +199,10 @@ describe('calls through Vapi', () => {
     });
     expect(JSON.parse(endpoint.requests.at(-1)?.body ?? '{}')).toEqual({ email: 'ada@example.com' });
 
-    const report = {
-      message: {
-        type: 'end-of-call-report',
-        endedReason: 'customer-ended-call',
-        startedAt: '2026-11-21T10:00:00.000Z',
-        endedAt: '2026-11-21T10:00:30.000Z',
-        call,
-        artifact: {
-          messages: [
-            { role: 'bot', message: 'Hi Ada!', time: 1795341601000, secondsFromStart: 1 },
-            { role: 'user', message: 'ada@example.com', time: 1795341604000, secondsFromStart: 4 },
-          ],
-        },
-        analysis: { structuredData: { status: 'SOLD', email: 'ada@example.com' } },
-      },
-    };
+    const report = endOfCallReport(call, { status: 'SOLD', email: 'ada@example.com' }, [
+      { role: 'bot', message: 'Hi Ada!', time: 1795341601000, secondsFromStart: 1 },
+      { role: 'user', message: 'ada@example.com', time: 1795341604000, secondsFromStart: 4 },
+    ]);
     expect((await webhook(report)).status).toBe(200);
     const ended = await until('the call ended', async () => {
       const c = await callOf(callId);
@@ -377,18 +369,9 @@ describe('calls through Vapi', () => {
       const revoked = await patch({ previousWebhookSecretExpiresAt: null });
       expect(revoked.status).toBe(200);
       expect(revoked.body.previousWebhookSecretExpiresAt).toBeNull();
-      const report = (outcome: string) => ({
-        message: {
-          type: 'end-of-call-report',
-          endedReason: 'customer-ended-call',
-          call,
-          artifact: { messages: [] },
-          analysis: { structuredData: { status: outcome } },
-        },
-      });
-      expect((await webhook(report('SOLD'), rotated)).status).not.toBe(200);
+      expect((await webhook(endOfCallReport(call), rotated)).status).not.toBe(200);
       expect((await callOf(callId)).status).toBe('in_progress');
-      expect((await webhook(report('CALLBACK'), third)).status).toBe(200);
+      expect((await webhook(endOfCallReport(call, { status: 'CALLBACK' }), third)).status).toBe(200);
       expect(await callOf(callId)).toMatchObject({ status: 'ended', outcome: 'CALLBACK' });
       // Only `null` revokes: a time is not the caller's to set.
       const refused = await patch({ previousWebhookSecretExpiresAt: '2030-01-01T00:00:00Z' });

@@ -1,7 +1,7 @@
 import { sha256Hex } from '../../lib/crypto.js';
 
 export interface VapiWebhookSecretsOptions {
-  /** Every Vapi credential's webhook secret, opened (all organizations). */
+  /** Every Vapi credential's webhook secret, opened (all organizations), and each replaced one while it counts (decision 0096). */
   load: () => Promise<string[]>;
   /** Loads start at least this long apart, default 1 s: a flood of wrong secrets costs one load a second. */
   minReloadIntervalMs?: number;

@@ -174,8 +174,9 @@ const SIGNED_IN: {
     ready: async (on) => {
       await heading('API keys')(on);
       await heading('Provider credentials')(on);
-      // The provider account is listed (its form is open with its Delete button).
+      // The provider account is listed (its form is open with its Delete button), with its changed secret's window.
       await on.getByRole('button', { name: 'Delete' }).first().waitFor({ timeout: 10_000 });
+      await on.getByRole('button', { name: 'Revoke previous secret' }).waitFor({ timeout: 10_000 });
     },
     opened: [
       {
@@ -292,6 +293,10 @@ describe.runIf(haveBrowser)('every page of the dashboard at 1280 and 390 px: axe
       providerNumberId: 'pn_0',
     });
     await api('POST', '/v1/api-keys', { name: 'CRM sync' });
+    // Its webhook secret changed a moment ago: the settings page shows the old one's window and its revocation.
+    await api('PATCH', `/v1/provider-credentials/${credential.id}`, {
+      webhookSecret: 'vapi_pages_secret_changed_01234',
+    });
 
     // The browser logs in through the form.
     page = await browser.newPage();

@@ -99,6 +99,23 @@ describe.runIf(haveBrowser)('the dashboard', () => {
     await expect.poll(() => credentials.getByText('Stored key ends in …1234').isVisible()).toBe(true);
     const stored = (await (await page.request.get(`${t.url}/v1/provider-credentials`)).json()).data;
     expect(stored).toMatchObject([{ provider: 'vapi', name: 'Main Vapi', apiKey: '••••••', apiKeyLast4: '1234' }]);
+
+    // A new webhook secret: the old one's 24 hours are shown, and can be cut short (decision 0096).
+    const readCredential = async () =>
+      (await (await page.request.get(`${t.url}/v1/provider-credentials/${stored[0].id}`)).json()) as {
+        previousWebhookSecretExpiresAt: string | null;
+      };
+    expect((await readCredential()).previousWebhookSecretExpiresAt).toBeNull();
+    await credentials.getByLabel('Webhook secret').fill('vapi_secret_from_the_dashboard_01');
+    await credentials.getByRole('button', { name: 'Save' }).click();
+    const previous = credentials.getByTestId('previous-webhook-secret');
+    await expect.poll(() => previous.isVisible()).toBe(true);
+    expect(await previous.textContent()).toContain('also opens the webhook until');
+    expect((await readCredential()).previousWebhookSecretExpiresAt).toEqual(expect.any(String));
+    await previous.getByRole('button', { name: 'Revoke previous secret' }).click();
+    await previous.getByRole('button', { name: 'Yes, revoke' }).click();
+    await expect.poll(() => previous.count()).toBe(0);
+    expect((await readCredential()).previousWebhookSecretExpiresAt).toBeNull();
     await page.close();
   }, 60_000);
 

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Page, type ProviderCredential, SECRET_MASK } from '../../api.js';
-import { ConfirmButton, Field, FormList, SaveBar, SecretInput, useAction, useLoad } from '../../ui.js';
+import { ConfirmButton, Field, FormList, formatTime, SaveBar, SecretInput, useAction, useLoad } from '../../ui.js';
 
 /** Vapi and Retell accounts agents can run on. Secrets are write-only: they read back masked. */
 export function ProviderCredentials() {
@@ -36,6 +36,7 @@ function CredentialForm({
   const [saved, setSaved] = useState(false);
   const save = useAction();
   const remove = useAction();
+  const revoke = useAction();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -98,7 +99,7 @@ function CredentialForm({
           failure={save.failure}
           hint={
             provider === 'vapi'
-              ? 'Vapi sends it back as x-vapi-secret; left empty, one is generated.'
+              ? 'Vapi sends it back as x-vapi-secret; left empty, one is generated. A new one does not cut off the old at once: calls under way may still send it.'
               : 'Optional for Retell, which signs with the API key.'
           }
         >
@@ -115,7 +116,26 @@ function CredentialForm({
           {(id) => <input id={id} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} />}
         </Field>
       </div>
-      <SaveBar failure={save.failure ?? remove.failure} saved={saved} busy={save.busy}>
+      {credential?.previousWebhookSecretExpiresAt && (
+        <div className="hint" data-testid="previous-webhook-secret">
+          The previous webhook secret also opens the webhook until{' '}
+          {formatTime(credential.previousWebhookSecretExpiresAt)}, for calls under way.{' '}
+          <ConfirmButton
+            label="Revoke previous secret"
+            question="Reports of calls that still send it will be refused. Revoke it now?"
+            confirmLabel="Yes, revoke"
+            danger
+            busy={revoke.busy}
+            onConfirm={async () => {
+              const revoked = await revoke.run(() =>
+                api('PATCH', `/v1/provider-credentials/${credential.id}`, { previousWebhookSecretExpiresAt: null }),
+              );
+              if (revoked !== undefined) onChanged();
+            }}
+          />
+        </div>
+      )}
+      <SaveBar failure={save.failure ?? remove.failure ?? revoke.failure} saved={saved} busy={save.busy}>
         {credential ? (
           <ConfirmButton
             label="Delete"

@@ -88,6 +88,12 @@ export interface Config {
    * `call_analyzed` (which carries its outcome) after `call_ended` before it ends without it.
    */
   readonly analysisGraceSeconds: number;
+  /**
+   * `SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS`, default 300: how long past its agent's
+   * `maxCallDurationSeconds` a call on Vapi or Retell waits for its end-of-call report before the
+   * duration sweep closes it as `timeout` (decision 0097).
+   */
+  readonly providerReportGraceSeconds: number;
   /** `SWITCHBOARD_ROLE`, default `all`: `api` serves HTTP only, `worker` runs background work only. */
   readonly role: Role;
   /** `SWITCHBOARD_SIGNUP`: `open` by default in embedded mode, `closed` with `DATABASE_URL`. */
@@ -271,6 +277,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     deliveryLeaseSeconds: readInteger(env, 'SWITCHBOARD_DELIVERY_LEASE_SECONDS', 50, 1, 3600),
     publishIntervalMs: readInteger(env, 'SWITCHBOARD_PUBLISH_INTERVAL_MS', 5000, 50, 3_600_000),
     analysisGraceSeconds: readInteger(env, 'SWITCHBOARD_ANALYSIS_GRACE_SECONDS', 120, 0, 86_400),
+    providerReportGraceSeconds: readInteger(env, 'SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS', 300, 0, 86_400),
     role: readEnum(env, 'SWITCHBOARD_ROLE', ['api', 'worker', 'all'] as const, 'all'),
     workerPort: env.SWITCHBOARD_WORKER_PORT ? readInteger(env, 'SWITCHBOARD_WORKER_PORT', 0, 0, 65535) : undefined,
     signup: readEnum(env, 'SWITCHBOARD_SIGNUP', ['open', 'closed'] as const, databaseUrl ? 'closed' : 'open'),

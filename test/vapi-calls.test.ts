@@ -270,6 +270,31 @@ describe('calls through Vapi', () => {
     },
   );
 
+  it('waits past the maximum duration for the report of a call that ran to it, and ends the call with it (decision 0097)', async () => {
+    // Vapi's shortest maximum: Vapi counts it from later than we do, and reports after its analysis.
+    const short = await vapiAgent({ name: 'Short calls', maxCallDurationSeconds: 10 });
+    await synced(short.id);
+    const shortCreds = await t.credentials(org, short.id);
+    const placed = await t.clickToCall({
+      token: shortCreds.apiToken,
+      secret: shortCreds.apiSecret,
+      body: { phone: nextPhone(), variables: { name: 'Ada' } },
+    });
+    expect(placed.status).toBe(200);
+    const callId = placed.body.callId;
+    const call = { id: 'vapi-long', assistantOverrides: { metadata: { switchboardCallId: callId } } };
+    await webhook({ message: { type: 'status-update', status: 'in-progress', call } });
+    // Past its maximum (the sweep runs every 100 ms here): still open, its report awaited.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    expect((await callOf(callId)).status).toBe('in_progress');
+    expect((await webhook(endOfCallReport(call))).status).toBe(200);
+    expect(await callOf(callId)).toMatchObject({
+      status: 'ended',
+      outcome: 'SOLD',
+      endedReason: 'customer-ended-call',
+    });
+  }, 30_000);
+
   it('ends a call whose report carries data nested thousands of levels deep, or a NUL, keeping the rest', async () => {
     const callId = (await clickToCall()).body.callId;
     const call = { id: 'vapi-deep', assistantOverrides: { metadata: { switchboardCallId: callId } } };

@@ -46,7 +46,10 @@ export function createCallsModule(
     onCallEnded: metrics.calls.ended,
   });
   // Incoming calls: recorded from the providers' webhooks and the simulator (decision 0038).
-  const inboundCalls = createInboundCalls({ repository: createInboundCallsRepository(db) });
+  const inboundCalls = createInboundCalls({
+    repository: createInboundCallsRepository(db),
+    reportGraceSeconds: config.providerReportGraceSeconds,
+  });
   return {
     calls,
     inboundCalls,

@@ -1,4 +1,5 @@
 import { newId } from '../lib/ids.js';
+import { callDeadline } from './call-deadline.js';
 import type { ProviderCallContext } from './calls.repository.js';
 import type { InboundAgentRow, InboundCallsRepository } from './inbound-calls.repository.js';
 
@@ -33,6 +34,8 @@ const reported = (value: string | undefined) => {
 export interface InboundCallsDeps {
   repository: InboundCallsRepository;
   now?: () => Date;
+  /** `SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS`: a provider call's deadline past its maximum duration (default 300). */
+  reportGraceSeconds?: number;
 }
 
 /**
@@ -42,7 +45,7 @@ export interface InboundCallsDeps {
  * then on found by the provider's call id; events, tools and the outcome's delivery then go exactly
  * as for a call we placed. The simulator's incoming calls are recorded here too.
  */
-export function createInboundCalls({ repository, now = () => new Date() }: InboundCallsDeps) {
+export function createInboundCalls({ repository, now = () => new Date(), reportGraceSeconds = 300 }: InboundCallsDeps) {
   return {
     /** The incoming call a provider's id names, once recorded. */
     known: (provider: string, providerCallId: string): Promise<ProviderCallContext | undefined> =>
@@ -72,7 +75,11 @@ export function createInboundCalls({ repository, now = () => new Date() }: Inbou
         status: 'ringing',
         variables: {},
         startedAt,
-        deadlineAt: new Date(startedAt.getTime() + agent.maxCallDurationSeconds * 1000),
+        deadlineAt: callDeadline(
+          { startedAt, provider: agent.provider },
+          agent.maxCallDurationSeconds,
+          reportGraceSeconds,
+        ),
       });
       const recorded = await repository.contextByProviderCallId(agent.provider, call.providerCallId);
       if (!recorded) throw new Error(`the incoming ${agent.provider} call ${call.providerCallId} was not recorded`);
@@ -108,7 +115,11 @@ export function createInboundCalls({ repository, now = () => new Date() }: Inbou
         status: 'queued',
         variables: input.variables,
         startedAt,
-        deadlineAt: new Date(startedAt.getTime() + input.maxCallDurationSeconds * 1000),
+        deadlineAt: callDeadline(
+          { startedAt, provider: input.provider },
+          input.maxCallDurationSeconds,
+          reportGraceSeconds,
+        ),
       });
       return id;
     },

@@ -36,6 +36,7 @@ export function createClickToCallModule(
     calls,
     repository,
     providers,
+    reportGraceSeconds: config.providerReportGraceSeconds,
     onError: (err, context) => {
       // A failure that repeats on every request (the database away or saturated, above all) is
       // logged once per 10 s and kind, with the count left out, not a stack per request.

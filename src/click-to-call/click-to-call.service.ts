@@ -2,6 +2,7 @@ import { variablesOf } from '../agents/agent-definition.js';
 import type { AgentRow } from '../agents/agents.repository.js';
 import type { SimulatorScenario } from '../agents/agents.schemas.js';
 import { type AgentsService, type CallTriggerAgent, isConfigured } from '../agents/agents.service.js';
+import { callDeadline } from '../calls/call-deadline.js';
 import type { CallView } from '../calls/calls.schemas.js';
 import type { CallsService } from '../calls/calls.service.js';
 import type { Db } from '../db/client.js';
@@ -107,6 +108,7 @@ function callVariables(row: AgentRow, given: Record<string, string>): Record<str
 function newCallRow(
   row: AgentRow,
   call: { id: string; to: string; variables: Record<string, string>; startedAt: Date },
+  reportGraceSeconds: number,
   campaign?: { campaignId: string; contactId: string },
 ) {
   return {
@@ -122,7 +124,11 @@ function newCallRow(
     collectedData: {},
     transcript: [],
     startedAt: call.startedAt,
-    deadlineAt: new Date(call.startedAt.getTime() + row.maxCallDurationSeconds * 1000),
+    deadlineAt: callDeadline(
+      { startedAt: call.startedAt, provider: row.provider },
+      row.maxCallDurationSeconds,
+      reportGraceSeconds,
+    ),
     ...campaign,
   };
 }
@@ -193,6 +199,8 @@ export interface ClickToCallServiceDeps {
   repository: ClickToCallRepository;
   providers: ProviderRegistry;
   now?: () => Date;
+  /** `SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS`: a provider call's deadline past its maximum duration (default 300). */
+  reportGraceSeconds?: number;
   /** Told about infrastructure failures, which the caller only sees as ctc:002 / ctc:008. */
   onError?: (error: unknown, context: string) => void;
   /** Told every answer's code: `success` or the ctc code (the metrics count them). */
@@ -207,6 +215,7 @@ export interface ClickToCallServiceDeps {
 export function createClickToCallService(deps: ClickToCallServiceDeps) {
   const { agents, calls, repository, providers } = deps;
   const now = deps.now ?? (() => new Date());
+  const reportGraceSeconds = deps.reportGraceSeconds ?? 300;
   const report = deps.onError ?? (() => {});
   const answered = deps.onAnswered ?? (() => {});
   const rateLimiter = createRateLimiter(repository);
@@ -318,7 +327,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     let accepted: Awaited<ReturnType<ClickToCallRepository['acceptCall']>>;
     try {
       accepted = await repository.acceptCall({
-        call: newCallRow(row, { id: callId, to: body.phone, variables, startedAt }),
+        call: newCallRow(row, { id: callId, to: body.phone, variables, startedAt }, reportGraceSeconds),
         maxConcurrentCalls: row.maxConcurrentCalls,
         idempotency: idempotency && {
           key: idempotency.storedKey,
@@ -450,6 +459,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
       const call = newCallRow(
         row,
         { id: newId('call', startedAt.getTime()), to: contact.phone, variables, startedAt },
+        reportGraceSeconds,
         { campaignId: input.campaignId, contactId: contact.contactId },
       );
       candidates.push({ index, call, variables });

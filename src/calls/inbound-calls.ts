@@ -34,8 +34,8 @@ const reported = (value: string | undefined) => {
 export interface InboundCallsDeps {
   repository: InboundCallsRepository;
   now?: () => Date;
-  /** `SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS`: a provider call's deadline past its maximum duration (default 300). */
-  reportGraceSeconds?: number;
+  /** `SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS`: a provider call's deadline past its maximum duration. */
+  reportGraceSeconds: number;
 }
 
 /**
@@ -45,7 +45,7 @@ export interface InboundCallsDeps {
  * then on found by the provider's call id; events, tools and the outcome's delivery then go exactly
  * as for a call we placed. The simulator's incoming calls are recorded here too.
  */
-export function createInboundCalls({ repository, now = () => new Date(), reportGraceSeconds = 300 }: InboundCallsDeps) {
+export function createInboundCalls({ repository, now = () => new Date(), reportGraceSeconds }: InboundCallsDeps) {
   return {
     /** The incoming call a provider's id names, once recorded. */
     known: (provider: string, providerCallId: string): Promise<ProviderCallContext | undefined> =>

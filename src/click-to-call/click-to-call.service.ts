@@ -199,8 +199,8 @@ export interface ClickToCallServiceDeps {
   repository: ClickToCallRepository;
   providers: ProviderRegistry;
   now?: () => Date;
-  /** `SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS`: a provider call's deadline past its maximum duration (default 300). */
-  reportGraceSeconds?: number;
+  /** `SWITCHBOARD_PROVIDER_REPORT_GRACE_SECONDS`: a provider call's deadline past its maximum duration. */
+  reportGraceSeconds: number;
   /** Told about infrastructure failures, which the caller only sees as ctc:002 / ctc:008. */
   onError?: (error: unknown, context: string) => void;
   /** Told every answer's code: `success` or the ctc code (the metrics count them). */
@@ -213,9 +213,8 @@ export interface ClickToCallServiceDeps {
  * checks from the idempotency key on (`startCall`).
  */
 export function createClickToCallService(deps: ClickToCallServiceDeps) {
-  const { agents, calls, repository, providers } = deps;
+  const { agents, calls, repository, providers, reportGraceSeconds } = deps;
   const now = deps.now ?? (() => new Date());
-  const reportGraceSeconds = deps.reportGraceSeconds ?? 300;
   const report = deps.onError ?? (() => {});
   const answered = deps.onAnswered ?? (() => {});
   const rateLimiter = createRateLimiter(repository);

@@ -808,9 +808,11 @@ describe("a caller's variable values", () => {
         const [invocation] = call.toolInvocations;
         const sent = sentWith(id);
         if (invocation === undefined) {
-          const { status, outcome, endedReason, error, providerCallId } = call;
+          const { status, outcome, endedReason, error, providerCallId, transcript } = call;
+          // The server's lines about this call first, then its last few: CI keeps 25 lines of an error.
+          const lines = serverLog.filter((line) => line.includes(call.id));
           throw new Error(
-            `the call ended with no tool run recorded: ${JSON.stringify({ status, outcome, endedReason, error, providerCallId, sent: sent.length })}\n${serverLog.join('')}`,
+            `the call ended with no tool run recorded: ${JSON.stringify({ status, outcome, endedReason, error, providerCallId, transcript, sent: sent.length })}\n${[...lines, ...serverLog.slice(-5)].join('')}`,
           );
         }
         // Either nothing was sent and the run says why, or the value went out as one header value.

@@ -289,12 +289,13 @@ export function createCallsService({
     },
 
     async get(organizationId: string, id: string): Promise<CallView> {
-      // The call and what relates to it are read at once, not one after the other: each is a lookup
-      // of its own index, and on a table larger than memory each may wait for the disk. The related
-      // reads are of this organization's rows, so for a call that is not its they find nothing.
-      const [row, view] = await Promise.all([repository.find(organizationId, id), relatedOf(organizationId, [id])]);
+      // The call first, then what relates to it (decision 0098): a call's tool runs are written before
+      // its end and its deliveries with it, so rows read after the call hold all that its status
+      // says happened. Read at once (0066), a related read could take its snapshot before the end
+      // and the call's after: an ended call without its tool runs or deliveries.
+      const row = await repository.find(organizationId, id);
       if (!row) throw notFound('Call');
-      return view(row);
+      return (await relatedOf(organizationId, [id]))(row);
     },
 
     /** The call a provider's webhook names, with what is needed to authenticate and map it. */

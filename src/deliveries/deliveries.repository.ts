@@ -35,6 +35,12 @@ export interface DeliveryRow {
   updatedAt: Date;
 }
 
+/** A delivery and its attempts, oldest first, as one statement read them. */
+export interface DeliveryWithAttempts {
+  row: DeliveryRow;
+  attempts: AttemptRow[];
+}
+
 export interface AttemptRow {
   deliveryId: string;
   at: Date;
@@ -502,13 +508,25 @@ export function createDeliveriesRepository(
       return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
     },
 
-    /** The deliveries of these calls of the organization, oldest first. */
-    async ofCalls(organizationId: string, callIds: string[]): Promise<DeliveryRow[]> {
+    /**
+     * The deliveries of these calls of the organization, oldest first, each with its attempts oldest
+     * first, read by one statement: a delivery's state and its attempt log are written together, and
+     * read apart they could disagree (a delivery `delivered` without the attempt that delivered it).
+     */
+    async ofCalls(organizationId: string, callIds: string[]): Promise<DeliveryWithAttempts[]> {
       if (callIds.length === 0) return [];
       const result = await db.execute(sql`
-        select ${DELIVERY_COLUMNS} from deliveries
+        select ${DELIVERY_COLUMNS}, (
+          select coalesce(jsonb_agg(jsonb_build_object('delivery_id', a.delivery_id, 'at', a.at, 'status', a.status,
+            'latency_ms', a.latency_ms, 'error', a.error, 'error_code', a.error_code,
+            'response_excerpt', a.response_excerpt) order by a.id), '[]'::jsonb)
+          from delivery_attempts a where a.delivery_id = d.id) as attempts
+        from deliveries d
         where organization_id = ${organizationId} and call_id = any(${sql.param(callIds)}::text[]) order by id`);
-      return rowsOf<Raw>(result).map(toDeliveryRow);
+      return rowsOf<Raw>(result).map((raw) => ({
+        row: toDeliveryRow(raw),
+        attempts: (raw.attempts as Raw[]).map(toAttemptRow),
+      }));
     },
 
     /** Every attempt of these deliveries, oldest first. */
@@ -517,19 +535,6 @@ export function createDeliveriesRepository(
       const result = await db.execute(sql`
         select ${ATTEMPT_COLUMNS} from delivery_attempts a
         where a.delivery_id = any(${sql.param(deliveryIds)}::text[]) order by a.id`);
-      return rowsOf<Raw>(result).map(toAttemptRow);
-    },
-
-    /**
-     * Every attempt of the deliveries of these calls of the organization, oldest first: read beside
-     * `ofCalls` rather than after it, one round trip less for a page of calls.
-     */
-    async attemptsOfCalls(organizationId: string, callIds: string[]): Promise<AttemptRow[]> {
-      if (callIds.length === 0) return [];
-      const result = await db.execute(sql`
-        select ${ATTEMPT_COLUMNS} from delivery_attempts a join deliveries d on d.id = a.delivery_id
-        where d.organization_id = ${organizationId} and d.call_id = any(${sql.param(callIds)}::text[])
-        order by a.id`);
       return rowsOf<Raw>(result).map(toAttemptRow);
     },
 

@@ -106,11 +106,9 @@ export function createDeliveriesService({
 
     /** The deliveries of these calls of the organization, by call id (for the calls API). */
     async ofCalls(organizationId: string, callIds: string[]): Promise<Map<string, DeliveryView[]>> {
-      const [rows, attempts] = await Promise.all([
-        repository.ofCalls(organizationId, callIds),
-        repository.attemptsOfCalls(organizationId, callIds),
-      ]);
-      const views = viewsOf(rows, attempts);
+      const views = (await repository.ofCalls(organizationId, callIds)).map(({ row, attempts }) =>
+        toDeliveryView(row, attempts),
+      );
       return groupBy(views, (view) => view.callId);
     },
   };

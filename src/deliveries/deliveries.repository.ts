@@ -517,14 +517,13 @@ export function createDeliveriesRepository(
       if (callIds.length === 0) return [];
       const result = await db.execute(sql`
         select ${DELIVERY_COLUMNS}, (
-          select coalesce(jsonb_agg(jsonb_build_object('delivery_id', a.delivery_id, 'at', a.at, 'status', a.status,
-            'latency_ms', a.latency_ms, 'error', a.error, 'error_code', a.error_code,
-            'response_excerpt', a.response_excerpt) order by a.id), '[]'::jsonb)
+          select coalesce(jsonb_agg(to_jsonb(a) order by a.id), '[]'::jsonb)
           from delivery_attempts a where a.delivery_id = d.id) as attempts
         from deliveries d
         where organization_id = ${organizationId} and call_id = any(${sql.param(callIds)}::text[]) order by id`);
       return rowsOf<Raw>(result).map((raw) => ({
         row: toDeliveryRow(raw),
+        // Each attempt's row as JSON, keyed by its column names as toAttemptRow reads them.
         attempts: (raw.attempts as Raw[]).map(toAttemptRow),
       }));
     },

@@ -33,8 +33,10 @@ export function runCli(args: string[], env: Record<string, string> = {}, input?:
     stderr += chunk;
   });
   child.stdin.end(input ?? '');
+  // 'close', not 'exit': 'exit' may come before the last of the child's output has been read (a
+  // busy machine: `org create --help` once exited 0 with its stdout still empty here).
   const exited = new Promise<number | string>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+    child.on('close', (code, signal) => resolve(code ?? signal ?? -1)),
   );
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }

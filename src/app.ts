@@ -239,7 +239,7 @@ export async function buildApp({
     auth,
     rulesOf: (provider) =>
       providerRegistry().real(provider)?.credentialRules ?? { webhookSecret: null, signsWithApiKey: false },
-    onChanged: (credentialId) => providerSync().credentialChanged(credentialId),
+    onChanged: (credentialId, change) => providerSync().credentialChanged(credentialId, change),
     now: nowOption,
   });
   const { tools, module: toolsModule } = createToolsModule(shared, {

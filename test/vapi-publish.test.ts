@@ -186,6 +186,19 @@ describe('publishing to Vapi', () => {
     expect(vapi.assistants.get(second.providerSync.providerAgentId)?.server.headers).toEqual({
       'x-vapi-secret': 'secret_two_long_enough_for_vapi',
     });
+
+    // A new name, the same secret again, the same base URL, or the replaced secret revoked: nothing
+    // the assistant holds moved, so the agent stays as it was published (decision 0099).
+    for (const body of [
+      { name: 'Vapi rotating, renamed' },
+      { webhookSecret: 'secret_two_long_enough_for_vapi' },
+      { baseUrl: vapi.url },
+      { previousWebhookSecretExpiresAt: null },
+    ]) {
+      const patched = await t.request('PATCH', `/v1/provider-credentials/${own.body.id}`, { headers: org.auth, body });
+      expect(patched.status).toBe(200);
+      expect((await agentNamed(created.body.id)).providerSync, JSON.stringify(body)).toEqual(second.providerSync);
+    }
   });
 
   it('retries when Vapi fails, showing its error meanwhile, and removes the assistant when the agent is deleted', async () => {

@@ -3,6 +3,7 @@ import type { DomainModule, SharedDeps } from '../shared-deps.js';
 import { createProviderCredentialsRepository } from './provider-credentials.repository.js';
 import { providerCredentialsRoutes } from './provider-credentials.routes.js';
 import {
+  type CredentialChange,
   createProviderCredentialsService,
   type ProviderCredentialsServiceDeps,
 } from './provider-credentials.service.js';
@@ -11,8 +12,8 @@ export interface ProviderCredentialsModuleDeps {
   auth: AuthService;
   /** What a credential of the provider needs besides its key (from the provider registry). */
   rulesOf: ProviderCredentialsServiceDeps['rulesOf'];
-  /** The credential changed or was removed: the agents using it publish again, and every process forgets it. */
-  onChanged: (credentialId: string) => Promise<void>;
+  /** The credential changed or was removed: every process forgets it, and the agents using it publish again if asked. */
+  onChanged: (credentialId: string, change: CredentialChange) => Promise<void>;
   /** The clock a changed webhook secret's 24 hours are counted by (tests move it). */
   now?: () => Date;
 }

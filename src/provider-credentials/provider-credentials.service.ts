@@ -21,6 +21,12 @@ import type {
 } from './provider-credentials.schemas.js';
 import { opensWebhook, previousSecretExpiresAt, type WebhookSecrets } from './webhook-secret.js';
 
+/** What a change to a credential asks of the agents using it. */
+export interface CredentialChange {
+  /** Whether they publish again: what they publish with it (key, webhook secret, base URL) moved. */
+  republish: boolean;
+}
+
 export interface ProviderCredentialsServiceDeps {
   repository: ProviderCredentialsRepository;
   secretBox: SecretBox;
@@ -31,10 +37,11 @@ export interface ProviderCredentialsServiceDeps {
   /** What a credential of the provider needs besides its key (the provider port's `credentialRules`). */
   rulesOf: (provider: string) => CredentialRules;
   /**
-   * The credential changed or was removed: agents using it publish again (their webhook secret, key
-   * or base URL moved), and every process forgets it (announced on `PROVIDER_CREDENTIAL_TOPIC`).
+   * The credential changed or was removed: every process forgets it (announced on
+   * `PROVIDER_CREDENTIAL_TOPIC`), and, when `republish`, the agents using it publish again (their
+   * webhook secret, key or base URL moved).
    */
-  onChanged?: (credentialId: string) => Promise<void>;
+  onChanged?: (credentialId: string, change: CredentialChange) => Promise<void>;
   /** Where those announcements are heard: `open` then keeps credentials opened in memory. */
   changes?: ChangeFeed;
   now?: () => Date;
@@ -172,6 +179,18 @@ export function createProviderCredentialsService({
    * A secret that differs from the stored one keeps that one as the previous, for 24 hours from now
    * (decision 0096); giving the same secret again changes nothing.
    */
+  /**
+   * Whether a change reaches what the agents publish with the credential: its key, its webhook
+   * secret or its base URL. A new name, or a previous secret revoked, is ours alone (decision 0099).
+   */
+  function changesWhatIsPublished(current: ProviderCredentialRow, changes: Partial<NewProviderCredentialRow>): boolean {
+    return (
+      changes.apiKeySealed !== undefined ||
+      changes.webhookSecretSealed !== undefined ||
+      (changes.baseUrl !== undefined && changes.baseUrl !== current.baseUrl)
+    );
+  }
+
   function changedWebhookSecret(
     current: ProviderCredentialRow,
     given: string | null,
@@ -235,17 +254,18 @@ export function createProviderCredentialsService({
       checkWebhookSecretLength(rulesOf(current.provider), patch.webhookSecret);
       const apiKey = patch.apiKey === undefined || isMask(patch.apiKey) ? undefined : patch.apiKey;
       const webhookSecret = isMask(patch.webhookSecret) ? undefined : patch.webhookSecret;
+      const changes: Partial<NewProviderCredentialRow> = {
+        ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+        ...(apiKey !== undefined ? { apiKeySealed: sealed(id, apiKey), apiKeyLast4: apiKey.slice(-4) } : {}),
+        ...(webhookSecret !== undefined ? changedWebhookSecret(current, webhookSecret) : {}),
+        // Revoked: the previous secret stops opening webhooks now, whether or not the secret changed too.
+        ...(patch.previousWebhookSecretExpiresAt === null ? { previousWebhookSecretSealed: null } : {}),
+        ...(patch.baseUrl !== undefined ? { baseUrl: patch.baseUrl ? patch.baseUrl.replace(/\/+$/, '') : null } : {}),
+      };
       try {
-        const updated = await repository.update(organizationId, id, {
-          ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
-          ...(apiKey !== undefined ? { apiKeySealed: sealed(id, apiKey), apiKeyLast4: apiKey.slice(-4) } : {}),
-          ...(webhookSecret !== undefined ? changedWebhookSecret(current, webhookSecret) : {}),
-          // Revoked: the previous secret stops opening webhooks now, whether or not the secret changed too.
-          ...(patch.previousWebhookSecretExpiresAt === null ? { previousWebhookSecretSealed: null } : {}),
-          ...(patch.baseUrl !== undefined ? { baseUrl: patch.baseUrl ? patch.baseUrl.replace(/\/+$/, '') : null } : {}),
-        });
+        const updated = await repository.update(organizationId, id, changes);
         if (!updated) throw notFound('Provider credential');
-        await onChanged(id);
+        await onChanged(id, { republish: changesWhatIsPublished(current, changes) });
         return view(updated);
       } catch (error) {
         throw error instanceof CredentialNameTakenError ? nameConflict() : error;
@@ -264,7 +284,7 @@ export function createProviderCredentialsService({
       }
       // A call placed before its agent moved to another credential may still report: every process
       // forgets the removed one, so its secrets stop opening at once.
-      await onChanged(id);
+      await onChanged(id, { republish: true });
     },
 
     /** The credential's provider, or undefined when the organization has no such credential. */

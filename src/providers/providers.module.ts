@@ -4,7 +4,10 @@ import type { AuthService } from '../auth/auth.service.js';
 import type { CallsService } from '../calls/calls.service.js';
 import { loggableError } from '../lib/loggable-error.js';
 import { PROVIDER_CREDENTIAL_TOPIC } from '../provider-credentials/opened-credentials.js';
-import type { ProviderCredentialsService } from '../provider-credentials/provider-credentials.service.js';
+import type {
+  CredentialChange,
+  ProviderCredentialsService,
+} from '../provider-credentials/provider-credentials.service.js';
 import type { DomainModule, SharedDeps } from '../shared-deps.js';
 import { compileAiSchema } from '../tools/tool-definition.js';
 import type { ToolsService } from '../tools/tools.service.js';
@@ -24,7 +27,7 @@ import { createVapiAdapter } from './vapi/vapi-adapter.js';
 
 /** What other domains tell the providers: the agents using a changed credential or tool publish again. */
 export interface ProviderChanges {
-  credentialChanged(credentialId: string): Promise<void>;
+  credentialChanged(credentialId: string, change: CredentialChange): Promise<void>;
   toolChanged(toolId: string): Promise<void>;
 }
 
@@ -129,8 +132,8 @@ export function createProvidersModule(
     linkPublished: (credentialId, published) => repository.savePublishedTools(credentialId, published),
   });
   const changes: ProviderChanges = {
-    async credentialChanged(credentialId) {
-      await providerSync.credentialChanged(credentialId);
+    async credentialChanged(credentialId, { republish }) {
+      if (republish) await providerSync.credentialChanged(credentialId);
       // Every process forgets the credential's key (the providers' webhook key caches).
       await database.changes.publish(PROVIDER_CREDENTIAL_TOPIC, credentialId);
     },

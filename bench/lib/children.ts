@@ -22,7 +22,7 @@ export interface Child {
   pid: number;
   /** The last few KB of what it wrote to stdout and stderr, for error messages. */
   output(): string;
-  /** Resolves with the exit code (or signal) once it has exited. */
+  /** Resolves with the exit code (or signal) once it has exited and its output is all read. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
@@ -40,7 +40,9 @@ export function startChild(command: string, args: string[], options: SpawnOption
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': by then its output (and its IPC messages) are all read, so a result sent
+    // just before it exits is not taken for none, and the tail shown on a failure is whole.
+    child.once('close', (code, signal) => {
       live.delete(child);
       resolve({ code, signal });
     });

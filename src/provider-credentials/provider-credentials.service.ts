@@ -175,11 +175,6 @@ export function createProviderCredentialsService({
   }
 
   /**
-   * The columns a new webhook secret writes (`given` null: one is made where the provider needs one).
-   * A secret that differs from the stored one keeps that one as the previous, for 24 hours from now
-   * (decision 0096); giving the same secret again changes nothing.
-   */
-  /**
    * Whether a change reaches what the agents publish with the credential: its key, its webhook
    * secret or its base URL. A new name, or a previous secret revoked, is ours alone (decision 0099).
    */
@@ -191,6 +186,11 @@ export function createProviderCredentialsService({
     );
   }
 
+  /**
+   * The columns a new webhook secret writes (`given` null: one is made where the provider needs one).
+   * A secret that differs from the stored one keeps that one as the previous, for 24 hours from now
+   * (decision 0096); giving the same secret again changes nothing.
+   */
   function changedWebhookSecret(
     current: ProviderCredentialRow,
     given: string | null,

@@ -25,7 +25,10 @@ import { createSimulatorRepository } from './simulator/simulator.repository.js';
 import { createSimulatorLease } from './simulator/simulator-lease.js';
 import { createVapiAdapter } from './vapi/vapi-adapter.js';
 
-/** What other domains tell the providers: the agents using a changed credential or tool publish again. */
+/**
+ * What other domains tell the providers: the agents using a changed tool publish again, and those
+ * using a changed credential when what they publish with it moved (decision 0099).
+ */
 export interface ProviderChanges {
   credentialChanged(credentialId: string, change: CredentialChange): Promise<void>;
   toolChanged(toolId: string): Promise<void>;

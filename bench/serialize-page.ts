@@ -1,0 +1,151 @@
+/**
+ * What a calls-list page costs to turn into bytes, by the characters its text holds (docs/benchmarks.md,
+ * "A page's text, by its characters"). `npx tsx bench/serialize-page.ts`: no database, no server.
+ *
+ * A page of 20 ended calls shaped as `GET /v1/calls` answers them (the ten-million benchmark's
+ * transcripts, two tool runs on every other call, one delivered outcome each), serialized by the
+ * route's own schema (fast-json-stringify over the shared schemas, as Fastify compiles it). Then
+ * what Node's HTTP server does with a string answer: its byte length (for `content-length`) and its
+ * UTF-8 bytes. The same page four ways: its transcripts as recorded (one em dash a call), in plain
+ * ASCII, in Latin-1 (German), and in Japanese.
+ */
+import { build } from 'fast-json-stringify';
+import { CallPage } from '../src/calls/calls.schemas.js';
+import { SHARED_SCHEMAS } from '../src/openapi.js';
+import { transcripts } from './ten-million.js';
+
+const RUNS = 400;
+
+function call(n: number, transcript: unknown[]) {
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 12, 0, s)).toISOString();
+  const tool = (k: number) => ({
+    id: `tinv_bench${String(n * 10 + k).padStart(20, '0')}`,
+    toolId: 'tool_bench',
+    name: k === 1 ? 'lookup_order' : 'book_visit',
+    arguments: { order: `A-${n}` },
+    request: {
+      method: 'POST',
+      url: 'https://api.example.com/orders/lookup',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ order: `A-${n}` }),
+    },
+    response: { status: 200, body: '{"status":"shipped","eta":"2026-01-09"}' },
+    result: '{"status":"shipped","eta":"2026-01-09"}',
+    error: null,
+    latencyMs: 859,
+    at: at(30 + k),
+  });
+  const id = `call_bench${String(n).padStart(16, '0')}`;
+  return {
+    id,
+    agentId: 'agt_bench',
+    provider: 'simulator',
+    providerCallId: `sim_bench${n}`,
+    direction: 'outbound',
+    from: '+14155550100',
+    to: `+1291516${String(9000 + n)}`,
+    status: 'ended',
+    outcome: 'NOT_INTERESTED',
+    endedReason: 'customer-ended-call',
+    error: null,
+    variables: { name: 'Ada', order: `A-${n}` },
+    collectedData: { email: 'ada@example.com', owner: true, appointment: '2026-01-08T16:30:00Z', monthlyBill: 91 },
+    summary: 'The customer confirmed the address, owns the house and booked an assessment visit.',
+    recordingUrl: `https://recordings.example.com/bench/${n}.wav`,
+    warnings: [],
+    transcript,
+    toolInvocations: n % 2 ? [tool(1), tool(2)] : [],
+    deliveries: [
+      {
+        id: `dlv_bench${n}`,
+        integrationId: 'intg_bench',
+        callId: id,
+        webhookId: `msg_bench${n}`,
+        state: 'delivered',
+        attempts: [
+          {
+            at: at(60),
+            status: 200,
+            latencyMs: 44,
+            error: null,
+            errorCode: null,
+            responseExcerpt: '{"received":true}',
+          },
+        ],
+        attemptCount: 1,
+        nextAttemptAt: null,
+        failureReason: null,
+        payloadTruncated: false,
+        createdAt: at(60),
+        updatedAt: at(61),
+      },
+    ],
+    createdAt: at(0),
+    startedAt: at(0),
+    answeredAt: at(5),
+    endedAt: at(60),
+    durationSeconds: 55,
+    campaignId: null,
+    contactId: null,
+  };
+}
+
+type Turns = { role: string; text: string; at: string }[];
+/** As pg hands a jsonb column over: UTF-8 bytes decoded, then JSON.parse (V8 picks each string's width). */
+const asRead = (turns: Turns[]): Turns[] => JSON.parse(Buffer.from(JSON.stringify(turns)).toString('utf8'));
+const recorded = asRead(transcripts().map((text) => JSON.parse(text) as Turns));
+const retold = (replace: (text: string) => string) =>
+  asRead(recorded.map((turns) => turns.map((turn) => ({ ...turn, text: replace(turn.text) }))));
+const pages = {
+  'as recorded (one em dash a call)': recorded,
+  'ASCII only': retold((text) => text.replace(/[^ -~]/g, '-')),
+  'Latin-1 (German: ä, ö, ü, ß)': retold((text) => `${text} Grüße aus Köln, schöne Straße.`),
+  'Japanese (two-byte)': retold((text) => `${text} ありがとうございます。`),
+};
+
+const externalSchemas = Object.fromEntries(SHARED_SCHEMAS.map((schema) => [schema.$id as string, schema]));
+// fast-json-stringify's types do not take TypeBox's schemas; Fastify hands it the same objects untyped.
+const serialize = (build as (schema: object, options: never) => unknown)(
+  CallPage as object,
+  { schema: externalSchemas } as never,
+) as (doc: unknown) => string;
+
+/** Mean µs of `op` on a fresh `make()` each time (the value is made outside the timing). */
+function timed<T>(make: () => T, op: (value: T) => unknown): number {
+  let total = 0n;
+  for (let i = 0; i < RUNS + 50; i++) {
+    const value = make();
+    const start = process.hrtime.bigint();
+    op(value);
+    if (i >= 50) total += process.hrtime.bigint() - start;
+  }
+  return Number(total / BigInt(RUNS)) / 1000;
+}
+
+console.log(`Node ${process.version}; means of ${RUNS} pages each\n`);
+console.log('| page text | UTF-8 KB | serialize µs | byte length of the string µs | UTF-8 bytes of the string µs |');
+console.log('|---|---|---|---|---|');
+for (const [label, texts] of Object.entries(pages)) {
+  const page = {
+    data: Array.from({ length: 20 }, (_, n) => call(n, texts[n % texts.length] ?? [])),
+    nextCursor: 'x',
+    total: 20,
+    totalCapped: false,
+  };
+  const bytes = Buffer.byteLength(serialize(page));
+  const serializeUs = timed(
+    () => page,
+    (value) => serialize(value),
+  );
+  const lengthUs = timed(
+    () => serialize(page),
+    (json) => Buffer.byteLength(json),
+  );
+  const encodeUs = timed(
+    () => serialize(page),
+    (json) => Buffer.from(json, 'utf8'),
+  );
+  console.log(
+    `| ${label} | ${(bytes / 1024).toFixed(0)} | ${serializeUs.toFixed(0)} | ${lengthUs.toFixed(0)} | ${encodeUs.toFixed(0)} |`,
+  );
+}

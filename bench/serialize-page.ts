@@ -1,6 +1,6 @@
 /**
  * What a calls-list page costs to turn into bytes, by the characters its text holds (docs/benchmarks.md,
- * "A page's text, by its characters"). `npx tsx bench/serialize-page.ts`: no database, no server.
+ * "2026-12-04: what a page's characters cost it"). `npx tsx bench/serialize-page.ts`: no database, no server.
  *
  * A page of 20 ended calls shaped as `GET /v1/calls` answers them (the ten-million benchmark's
  * transcripts, two tool runs on every other call, one delivered outcome each), serialized by the

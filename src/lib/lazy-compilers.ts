@@ -1,4 +1,5 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { pageItemSchema, pageSerializer } from './page-serializer.js';
 
 /**
  * Schemas are compiled when a route first uses them, not when the server starts (decision 0034).
@@ -26,11 +27,20 @@ export function createLazyCompilers() {
 
   const buildEagerSerializer = SerializerSelector();
   return {
-    /** Fastify's `schemaController.compilersFactory.buildSerializer`: fast-json-stringify, compiled on first use. */
+    /**
+     * Fastify's `schemaController.compilersFactory.buildSerializer`: fast-json-stringify, compiled on
+     * first use. A list page is written item by item (`src/lib/page-serializer.ts`, decision 0100).
+     */
     buildSerializer(externalSchemas?: unknown, options?: Parameters<typeof buildEagerSerializer>[1]) {
       const compile = buildEagerSerializer(externalSchemas, options);
+      const shared = (externalSchemas ?? {}) as Record<string, unknown>;
       return (route: Parameters<typeof compile>[0]) => {
-        const serializer = once(() => compile(route));
+        const serializer = once(() => {
+          const items = pageItemSchema(route.schema, shared);
+          if (!items) return compile(route);
+          // Fastify sends a Buffer as it sends a string (`onSendEnd` in its reply.js); its types say string.
+          return pageSerializer(compile(route), compile({ ...route, schema: items })) as (doc: unknown) => string;
+        });
         return (doc: unknown) => serializer()(doc);
       };
     },

@@ -7,10 +7,13 @@
  * route's own schema (fast-json-stringify over the shared schemas, as Fastify compiles it). Then
  * what Node's HTTP server does with a string answer: its byte length (for `content-length`) and its
  * UTF-8 bytes. The same page four ways: its transcripts as recorded (one em dash a call), in plain
- * ASCII, in Latin-1 (German), and in Japanese.
+ * ASCII, in Latin-1 (German), and in Japanese. The last two columns: the page from its object to its
+ * bytes as one string (as before decision 0100) and item by item (`src/lib/page-serializer.ts`, as
+ * the routes do now), checked to be the same bytes first.
  */
 import { build } from 'fast-json-stringify';
-import { CallPage } from '../src/calls/calls.schemas.js';
+import { CallPage, CallView } from '../src/calls/calls.schemas.js';
+import { pageSerializer } from '../src/lib/page-serializer.js';
 import { SHARED_SCHEMAS } from '../src/openapi.js';
 import { transcripts } from './ten-million.js';
 
@@ -105,10 +108,13 @@ const pages = {
 
 const externalSchemas = Object.fromEntries(SHARED_SCHEMAS.map((schema) => [schema.$id as string, schema]));
 // fast-json-stringify's types do not take TypeBox's schemas; Fastify hands it the same objects untyped.
-const serialize = (build as (schema: object, options: never) => unknown)(
-  CallPage as object,
-  { schema: externalSchemas } as never,
-) as (doc: unknown) => string;
+const compile = (schema: object) =>
+  (build as (schema: object, options: never) => unknown)(schema, { schema: externalSchemas } as never) as (
+    doc: unknown,
+  ) => string;
+const serialize = compile(CallPage);
+/** What the route does since decision 0100: the page item by item, its UTF-8 a chunk at a time. */
+const serializeByItem = pageSerializer(serialize, compile(CallView));
 
 /** Mean µs of `op` on a fresh `make()` each time (the value is made outside the timing). */
 function timed<T>(make: () => T, op: (value: T) => unknown): number {
@@ -122,9 +128,15 @@ function timed<T>(make: () => T, op: (value: T) => unknown): number {
   return Number(total / BigInt(RUNS)) / 1000;
 }
 
+/** What Node's HTTP response does with an answer: its byte length (`content-length`), then its bytes. */
+const send = (answer: string | Buffer) =>
+  typeof answer === 'string' ? (Buffer.byteLength(answer), Buffer.from(answer, 'utf8')) : answer;
+
 console.log(`Node ${process.version}; means of ${RUNS} pages each\n`);
-console.log('| page text | UTF-8 KB | serialize µs | byte length of the string µs | UTF-8 bytes of the string µs |');
-console.log('|---|---|---|---|---|');
+console.log(
+  '| page text | UTF-8 KB | serialize µs | byte length of the string µs | UTF-8 bytes of the string µs | one string, to bytes µs | item by item, to bytes µs |',
+);
+console.log('|---|---|---|---|---|---|---|');
 for (const [label, texts] of Object.entries(pages)) {
   const page = {
     data: Array.from({ length: 20 }, (_, n) => call(n, texts[n % texts.length] ?? [])),
@@ -133,6 +145,7 @@ for (const [label, texts] of Object.entries(pages)) {
     totalCapped: false,
   };
   const bytes = Buffer.byteLength(serialize(page));
+  if (!send(serializeByItem(page)).equals(send(serialize(page)))) throw new Error(`${label}: the two ways differ`);
   const serializeUs = timed(
     () => page,
     (value) => serialize(value),
@@ -145,7 +158,14 @@ for (const [label, texts] of Object.entries(pages)) {
     () => serialize(page),
     (json) => Buffer.from(json, 'utf8'),
   );
-  console.log(
-    `| ${label} | ${(bytes / 1024).toFixed(0)} | ${serializeUs.toFixed(0)} | ${lengthUs.toFixed(0)} | ${encodeUs.toFixed(0)} |`,
+  const wholeUs = timed(
+    () => page,
+    (value) => send(serialize(value)),
   );
+  const byItemUs = timed(
+    () => page,
+    (value) => send(serializeByItem(value)),
+  );
+  const us = [serializeUs, lengthUs, encodeUs, wholeUs, byItemUs].map((value) => value.toFixed(0)).join(' | ');
+  console.log(`| ${label} | ${(bytes / 1024).toFixed(0)} | ${us} |`);
 }

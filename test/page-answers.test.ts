@@ -17,7 +17,7 @@ const serializeWhole = (build as (schema: object, options: object) => (doc: unkn
   schema: shared,
 });
 
-// Text outside ASCII, Latin-1 and two-byte, with characters JSON escapes: about 2,700 characters a turn.
+// Text outside ASCII, Latin-1 and two-byte, with characters JSON escapes: about 2,100 characters a turn.
 const line = 'Grüße aus Köln — ありがとうございます, "quoted" \\ and a tab\t. ';
 const turns = [
   { role: 'agent', text: line.repeat(40) },

@@ -4,11 +4,11 @@
  * fast-json-stringify writes an answer as one string joined from thousands of pieces. Node reads it
  * whole (its byte length for `content-length`, then its UTF-8 bytes), and V8 first copies it into a
  * single string. Past 128 KB of string (64 K characters once any of its text is outside Latin-1, as
- * in most transcripts) that copy is a large object of its own, and it cost about 0.6 ms of the
- * 5 ms of CPU a page of 20 calls takes (docs/benchmarks.md, "2026-12-04"). So a page is serialized
- * an item at a time, with the route's own schemas, and turned into UTF-8 a chunk at a time; chunks
- * stay far under that size. A small page is still the one string it always was. The bytes are the
- * same as the whole page's serializer writes.
+ * in most transcripts) that copy is a large object of its own, on pages mapped for it alone: a
+ * quarter of the CPU a page of 20 calls took (docs/benchmarks.md, "Again on 2026-12-04"). So a
+ * page is serialized an item at a time, with the route's own schemas, and turned into UTF-8 a chunk
+ * at a time; chunks stay far under that size. A small page is still the one string it always was.
+ * The bytes are the same as the whole page's serializer writes.
  */
 
 /** A chunk is turned into bytes once it holds this many characters: far from 64 K, where V8's copy grows large. */

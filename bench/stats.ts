@@ -158,7 +158,7 @@ export const stats: Benchmark = {
         });
         if (live.status !== 200) {
           notes.push(
-            `before the rollup: ${live.status} after ${(performance.now() - since).toFixed(0)} ms (the database timeout, SWITCHBOARD_DATABASE_TIMEOUT_MS, stops the statement)`,
+            `before the rollup: ${live.status} ${(live.body as { code?: string } | null)?.code ?? ''} after ${(performance.now() - since).toFixed(0)} ms (the database timeout, SWITCHBOARD_DATABASE_TIMEOUT_MS, stops the statement; decision 0102)`,
           );
         }
 

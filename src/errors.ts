@@ -14,6 +14,7 @@ export const API_ERROR_STATUS = {
   validation: 422,
   rate_limited: 429,
   internal: 500,
+  unavailable: 503,
 } as const;
 
 export type ApiErrorKind = keyof typeof API_ERROR_STATUS;
@@ -27,6 +28,7 @@ const API_ERROR_DESCRIPTIONS: Record<ApiErrorKind, string> = {
   validation: 'The request is not valid: details name each field (api:validation)',
   rate_limited: 'Too many requests; Retry-After says when to try again (api:rate_limited)',
   internal: 'The server failed; the log has it under requestId (api:internal)',
+  unavailable: 'Not answerable yet; the message says why and Retry-After when to ask again (api:unavailable)',
 };
 
 /** The body of every management-API error (docs/interface.md#errors-of-the-management-api). */
@@ -71,6 +73,8 @@ export class ApiError extends Error {
     readonly kind: ApiErrorKind,
     message: string,
     readonly details: FieldProblem[] = [],
+    /** Sent as `Retry-After`: seconds until the same request may be answered. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -317,6 +321,7 @@ export function schemaProblemsOf(request: FastifyRequest): FieldProblem[] {
 
 function send(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
   const { details, leftOut } = boundedDetails(error.details);
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.status(error.status).send({
     code: `api:${error.kind}`,
     message:
@@ -364,14 +369,15 @@ export function registerApiErrorHandler(app: FastifyInstance): void {
   const logDatabaseFailure = createLogThrottle();
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500 && isDatabaseUnreachable(error)) {
+    // An api:unavailable is thrown on purpose with its reason; the request's own line records it.
+    if (apiError.kind === 'internal' && isDatabaseUnreachable(error)) {
       logDatabaseFailure('request', (suppressed) =>
         request.log.error(
           { err: error, suppressed, ...requestLogFields(request) },
           'request failed: the database is unreachable or saturated (logged once per 10 s)',
         ),
       );
-    } else if (apiError.status >= 500)
+    } else if (apiError.kind === 'internal')
       request.log.error({ err: error, ...requestLogFields(request) }, 'request failed');
     return send(reply, request, apiError);
   });

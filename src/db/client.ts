@@ -207,6 +207,20 @@ export function isTransientDatabaseError(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether a statement outlasted the database timeout: PostgreSQL cancelled it at its
+ * `statement_timeout` (57014), or no answer came within the pool's read timeout (the same length,
+ * so either may come first), however the driver wrapped it. The second is also how a database that
+ * stopped answering fails; a caller that must tell the two apart asks the database something after.
+ */
+export function isStatementTimedOut(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === '57014' || (typeof message === 'string' && message.startsWith(READ_TIMEOUT_MESSAGE))) return true;
+  }
+  return false;
+}
+
 /** Whether a statement failed on a unique index (PostgreSQL 23505), however the driver wrapped it. */
 export function isUniqueViolation(error: unknown): boolean {
   for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {

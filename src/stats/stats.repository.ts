@@ -172,11 +172,24 @@ function valuesAndCounts(histogram: Histogram): { values: number[] | null; count
  * (large, over tables of millions of rows) would have it compile them for seconds, while they
  * read only a few thousand rows (decision 0040).
  */
-function withoutJit<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local jit = off`);
-    return work(tx as unknown as Db);
-  });
+async function withoutJit<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  let failed: { error: unknown } | undefined;
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`set local jit = off`);
+      try {
+        return await work(tx as unknown as Db);
+      } catch (error) {
+        failed = { error };
+        throw error;
+      }
+    });
+  } catch (error) {
+    // A statement that got no answer in time drops its connection (the pool's read timeout), so
+    // the ROLLBACK after it fails too, and Drizzle throws that instead: the statement's own error
+    // says why (decision 0102).
+    throw failed ? failed.error : error;
+  }
 }
 
 export interface StatsQuery {
@@ -226,6 +239,14 @@ export function createStatsRepository(db: Db) {
           and slot_start >= ${from}::timestamptz and slot_start + ${SLOT} <= ${to}::timestamptz
         order by slot_start`);
       return rowsOf<{ at: string | number }>(result).map((row) => Number(row.at));
+    },
+
+    /** Where the rollup has reached: every quarter hour that ended before it is rolled up. */
+    async rolledUntil(): Promise<string | undefined> {
+      const [progress] = rowsOf<{ rolled_until: string | Date }>(
+        await db.execute(sql`select rolled_until from stats_rollup_progress where id = 1`),
+      );
+      return progress ? new Date(progress.rolled_until).toISOString() : undefined;
     },
 
     /**

@@ -25,7 +25,7 @@ export async function statsRoutes(
         querystring: StatsQuery,
         response: {
           200: ref(StatsView, { description: 'Every interval of the period, and the totals' }),
-          ...apiErrors('unauthorized', 'not_found', 'validation'),
+          ...apiErrors('unauthorized', 'not_found', 'validation', 'unavailable'),
         },
       },
     },

@@ -1,4 +1,5 @@
-import { notFound, validationError } from '../errors.js';
+import { isStatementTimedOut } from '../db/client.js';
+import { ApiError, notFound, validationError } from '../errors.js';
 import { formatCount } from '../lib/format-count.js';
 import type { BucketRow, StatsRepository } from './stats.repository.js';
 import { SLOT_MS } from './stats.repository.js';
@@ -14,6 +15,11 @@ export const ROLLUP_DELAY_MS = 60 * 60 * 1000;
 const ROLLUP_STEP_CALLS = 5_000;
 /** How long one run of the rollup job keeps stepping, so that shutdown never waits long for it. */
 const ROLLUP_RUN_MS = 5_000;
+/**
+ * Retry-After of a period not rolled up yet: a run of the rollup job (every 10 s, 5 s of steps)
+ * rolls up tens of thousands of calls, so a minute is several runs.
+ */
+const CATCHING_UP_RETRY_SECONDS = 60;
 
 export interface StatsServiceDeps {
   repository: StatsRepository;
@@ -122,6 +128,29 @@ export function liveRanges(from: string, to: string, rolled: number[]): [string,
 
 /** GET /v1/stats (docs/interface.md#stats, decision 0040) and the rollup that keeps it fast. */
 export function createStatsService({ repository, now = () => new Date() }: StatsServiceDeps) {
+  /**
+   * After the statistics outlasted the database timeout: when part of the period is due for the
+   * rollup but not rolled up yet, its calls were read one by one (a large history met for the
+   * first time, docs/scaling.md). That ends as the rollup catches up, so it is said as such
+   * (api:unavailable, 503, Retry-After), not as a failure of the server (decision 0102).
+   */
+  async function refuseWhileCatchingUp(from: string, to: string): Promise<void> {
+    const rolledUntil = await repository.rolledUntil();
+    if (!rolledUntil) return;
+    const behind = Date.parse(rolledUntil);
+    const due = now().getTime() - ROLLUP_DELAY_MS;
+    if (behind < due && Date.parse(from) < due && Date.parse(to) > behind) {
+      throw new ApiError(
+        'unavailable',
+        `The statistics of this period are not rolled up yet: the rollup has reached ${rolledUntil}, ` +
+          'and reading the calls after it one by one outlasted the database timeout. ' +
+          'Ask again when Retry-After says, or for a shorter period.',
+        [],
+        CATCHING_UP_RETRY_SECONDS,
+      );
+    }
+  }
+
   return {
     async get(organizationId: string, query: StatsQuery): Promise<StatsView> {
       const to = query.to ?? now().toISOString();
@@ -154,11 +183,18 @@ export function createStatsService({ repository, now = () => new Date() }: Stats
       }
 
       const rolled = await repository.rolledUpSlots(organizationId, agentId, from, to);
-      const rows = await repository.statistics(
-        { organizationId, agentId, from, to, interval, timezone },
-        { from, to },
-        liveRanges(from, to, rolled),
-      );
+      let rows: BucketRow[];
+      try {
+        rows = await repository.statistics(
+          { organizationId, agentId, from, to, interval, timezone },
+          { from, to },
+          liveRanges(from, to, rolled),
+        );
+      } catch (error) {
+        // Asked of the database after the timeout: one that stopped answering fails here as before.
+        if (isStatementTimedOut(error)) await refuseWhileCatchingUp(from, to);
+        throw error;
+      }
       const byStart = new Map<number, BucketRow>();
       let totals: BucketRow | undefined;
       for (const row of rows) {

@@ -989,7 +989,7 @@ export interface components {
              * @example api:validation
              * @enum {string}
              */
-            code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+            code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal" | "api:unavailable";
             message: string;
             /** @description For api:validation (and some conflicts), each bad field by JSON path */
             details: {
@@ -5375,7 +5375,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal" | "api:unavailable";
                         message: string;
                         details: {
                             /** @example $.phone */
@@ -5410,7 +5410,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal" | "api:unavailable";
                         message: string;
                         details: {
                             /** @example $.phone */
@@ -5436,7 +5436,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal" | "api:unavailable";
                         message: string;
                         details: {
                             /** @example $.phone */
@@ -5464,7 +5464,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal" | "api:unavailable";
                         message: string;
                         details: {
                             /** @example $.phone */
@@ -5490,7 +5490,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal";
+                        code: "api:unauthorized" | "api:forbidden" | "api:not_found" | "api:conflict" | "api:validation" | "api:rate_limited" | "api:internal" | "api:unavailable";
                         message: string;
                         details: {
                             /** @example $.phone */
@@ -5893,6 +5893,15 @@ export interface operations {
             };
             /** @description The server failed; the log has it under requestId (api:internal) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not answerable yet; the message says why and Retry-After when to ask again (api:unavailable) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,86 @@
+// GET /v1/stats over a period the rollup has not reached yet (decision 0102): a large history met
+// for the first time is read call by call until the rollup catches up, and a read that outlasts the
+// database timeout then answers 503 api:unavailable with Retry-After and where the rollup is, not a
+// 500. A server process with a short database timeout, on PostgreSQL (PGlite has no statement
+// timeout); the read is made to outlast it by holding `calls` locked from another connection.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { requestJson, type ServerProcess, signupProcess, startServerProcess } from './helpers/process.js';
+
+describe.runIf(process.env.TEST_DATABASE_URL)('GET /v1/stats while the rollup has not reached the period', () => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    server = await startServerProcess({
+      DATABASE_URL: db.url as string,
+      SWITCHBOARD_MASTER_KEY: randomBytes(32).toString('base64'),
+      SWITCHBOARD_SIGNUP: 'open',
+      SWITCHBOARD_DATABASE_TIMEOUT_MS: '300',
+    });
+    auth = await signupProcess(server.url, 'Catching up');
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+
+  const stats = (query = '') => requestJson(`${server.url}/v1/stats${query}`, { headers: auth });
+
+  /**
+   * `read` with `calls` locked by another transaction, so that the statistics' read of it waits
+   * past the database timeout as a long history read call by call does, and the rollup's progress
+   * at `rolledUntil` (set once the lock is held: the rollup job's step reads `calls` too, so it
+   * cannot move it meanwhile).
+   */
+  async function whileCallsLocked<T>(rolledUntil: string, read: () => Promise<T>): Promise<T> {
+    const locker = new pg.Client({ connectionString: db.url as string });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table calls in access exclusive mode');
+      await db.database.db.execute(
+        sql`update stats_rollup_progress set rolled_until = ${rolledUntil}::timestamptz where id = 1`,
+      );
+      return await read();
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+  }
+
+  it('answers 503 with Retry-After and where the rollup is, then the figures once they can be read', async () => {
+    const refused = await whileCallsLocked('1970-01-01T00:00:00Z', () => stats());
+    expect(refused.status, JSON.stringify(refused.body)).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'api:unavailable', details: [] });
+    expect(refused.body.message).toContain('the rollup has reached 1970-01-01T00:00:00.000Z');
+    expect(refused.headers.get('retry-after')).toBe('60');
+    // Said as what it is, not logged as a failure of the server (the first request to fail here:
+    // the log's once-per-10-s throttle of database failures has not begun).
+    expect(server.output()).not.toContain(refused.body.requestId);
+
+    const answered = await stats();
+    expect(answered.status).toBe(200);
+    expect(answered.body.totals.calls).toBe(0);
+  });
+
+  it('still answers 500 when what outlasted the timeout was not waiting for the rollup', async () => {
+    // The rollup has caught up: the period's quarter hours are all rolled up or still recent.
+    const caughtUp = await whileCallsLocked(new Date().toISOString(), () => stats());
+    expect(caughtUp.status).toBe(500);
+    expect(caughtUp.body.code).toBe('api:internal');
+
+    // Behind, but the period is the last half hour, which is read call by call whatever the rollup does.
+    const from = new Date(Date.now() - 30 * 60_000).toISOString();
+    const recent = await whileCallsLocked('1970-01-01T00:00:00Z', () =>
+      stats(`?from=${encodeURIComponent(from)}&interval=hour`),
+    );
+    expect(recent.status).toBe(500);
+    expect(recent.body.code).toBe('api:internal');
+  });
+});

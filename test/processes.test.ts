@@ -361,7 +361,17 @@ describe('the CLI', () => {
 
   it('has --help for every command, with the exit codes, and answers usage errors with 2', async () => {
     // Each run starts its own process: started together, checked in turn.
-    const helps = [[], ['serve'], ['migrate'], ['org'], ['org', 'create'], ['sign'], ['call']].map((command) => ({
+    const helps = [
+      [],
+      ['serve'],
+      ['migrate'],
+      ['org'],
+      ['org', 'create'],
+      ['stats'],
+      ['stats', 'rollup'],
+      ['sign'],
+      ['call'],
+    ].map((command) => ({
       command,
       run: runCli([...command, '--help']),
     }));

@@ -20,6 +20,9 @@ const ROLLUP_RUN_MS = 5_000;
  * rolls up tens of thousands of calls, so a minute is several runs.
  */
 const CATCHING_UP_RETRY_SECONDS = 60;
+/** The bounds of a catch-up's steps, in calls (the job's steps are ROLLUP_STEP_CALLS). */
+const CATCH_UP_MIN_STEP_CALLS = 500;
+const CATCH_UP_MAX_STEP_CALLS = 200_000;
 
 export interface StatsServiceDeps {
   repository: StatsRepository;
@@ -223,7 +226,57 @@ export function createStatsService({ repository, now = () => new Date() }: Stats
         if (!more) return;
       }
     },
+
+    /**
+     * Every quarter hour that is due, rolled up at once (`switchboard stats rollup`, decision 0103):
+     * for a database that held a large history when it first met the rollup, which the job would
+     * take half an hour per ten million calls to reach. Steps double while they take under half of
+     * `stepBudgetMs` and halve past it, from the job's 5,000 calls up to 200,000; a step the
+     * database cancelled at its timeout changes nothing and is tried again at a quarter of its size.
+     * Each step is the job's own, so a server running beside it rolls up nothing twice.
+     */
+    async catchUp({ stepBudgetMs, onStep }: CatchUpOptions): Promise<CatchUpResult> {
+      const until = new Date(now().getTime() - ROLLUP_DELAY_MS);
+      let size = ROLLUP_STEP_CALLS;
+      let steps = 0;
+      let retried = 0;
+      for (let more = true; more; ) {
+        const started = Date.now();
+        try {
+          more = await repository.rollUp(until, size);
+        } catch (error) {
+          if (!isStatementTimedOut(error) || size <= CATCH_UP_MIN_STEP_CALLS) throw error;
+          size = Math.max(CATCH_UP_MIN_STEP_CALLS, Math.floor(size / 4));
+          retried++;
+          continue;
+        }
+        const tookMs = Date.now() - started;
+        steps++;
+        onStep?.({ steps, stepCalls: size, tookMs, rolledUntil: await repository.rolledUntil() });
+        if (tookMs < stepBudgetMs / 2) size = Math.min(CATCH_UP_MAX_STEP_CALLS, size * 2);
+        else if (tookMs > stepBudgetMs) size = Math.max(CATCH_UP_MIN_STEP_CALLS, Math.floor(size / 2));
+      }
+      const limit = new Date(Math.floor(until.getTime() / SLOT_MS) * SLOT_MS).toISOString();
+      return { steps, retried, rolledUntil: await repository.rolledUntil(), until: limit };
+    },
   };
+}
+
+export interface CatchUpOptions {
+  /** How long one step should take: long steps hold back the deliveries' state changes meanwhile. */
+  stepBudgetMs: number;
+  /** After each step: how far the rollup has come. */
+  onStep?: (step: { steps: number; stepCalls: number; tookMs: number; rolledUntil: string | undefined }) => void;
+}
+
+export interface CatchUpResult {
+  steps: number;
+  /** Steps the database cancelled at its timeout, each tried again smaller. */
+  retried: number;
+  /** Where the rollup stands now: at `until`, or before it at a quarter hour with a call still open. */
+  rolledUntil: string | undefined;
+  /** The end of the last quarter hour due when the catch-up began (it ended an hour before). */
+  until: string;
 }
 
 export type StatsService = ReturnType<typeof createStatsService>;

@@ -7,8 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../src/db/client.js';
+import { newId } from '../src/lib/ids.js';
+import { nextPhone } from './helpers/app.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { requestJson, type ServerProcess, signupProcess, startServerProcess } from './helpers/process.js';
+import { until } from './helpers/wait.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('GET /v1/stats while the rollup has not reached the period', () => {
   let db: TestDatabase;
@@ -82,5 +86,43 @@ describe.runIf(process.env.TEST_DATABASE_URL)('GET /v1/stats while the rollup ha
     );
     expect(recent.status).toBe(500);
     expect(recent.body.code).toBe('api:internal');
+  });
+
+  it('has the rollup job say in the log, while it stays more than a day behind, where it waits', async () => {
+    const agent = await requestJson(`${server.url}/v1/agents`, {
+      method: 'POST',
+      headers: auth,
+      body: { name: 'Behind', type: 'outbound' },
+    });
+    expect(agent.status).toBe(201);
+    const { db: sqlDb } = db.database;
+    const organizationId = rowsOf<{ organization_id: string }>(
+      await sqlDb.execute(sql`select organization_id from agents where id = ${agent.body.id}`),
+    )[0]?.organization_id;
+    // A call still ringing three days ago (its deadline not yet passed): the rollup stops there.
+    const createdAt = new Date(Date.now() - 72 * 3600_000);
+    await sqlDb.execute(sql`
+      insert into calls (id, organization_id, agent_id, provider, to_number, status, variables, collected_data,
+        transcript, created_at, deadline_at)
+      values (${newId('call')}, ${organizationId}, ${agent.body.id}, 'simulator', ${nextPhone()}, 'ringing', '{}', '{}',
+        '[]', ${createdAt.toISOString()}::timestamptz, now() + interval '1 day')`);
+    await sqlDb.execute(sql`update stats_rollup_progress set rolled_until = 'epoch' where id = 1`);
+
+    // The job runs every 10 s.
+    const slot = new Date(Math.floor(createdAt.getTime() / 900_000) * 900_000).toISOString();
+    const said = await until(
+      'the rollup job to say where it waits',
+      () => {
+        const line = server
+          .output()
+          .split('\n')
+          .find((l) => l.includes('the stats rollup waits at'));
+        return line ? (JSON.parse(line) as { msg: string; rolledUntil: string; behindDays: number }) : undefined;
+      },
+      25_000,
+    );
+    expect(said.rolledUntil).toBe(slot);
+    expect(said.behindDays).toBeGreaterThanOrEqual(2);
+    expect(said.msg).toContain('where a call is still open');
   });
 });

@@ -147,7 +147,7 @@ export function createStatsService({ repository, now = () => new Date() }: Stats
         'unavailable',
         `The statistics of this period are not rolled up yet: the rollup has reached ${rolledUntil}, ` +
           'and reading the calls after it one by one outlasted the database timeout. ' +
-          'Ask again when Retry-After says, or for a shorter period.',
+          'Ask again in a minute (Retry-After), or for a shorter period.',
         [],
         CATCHING_UP_RETRY_SECONDS,
       );
@@ -217,14 +217,17 @@ export function createStatsService({ repository, now = () => new Date() }: Stats
 
     /**
      * The rollup job's run: quarter hours that ended more than ROLLUP_DELAY_MS ago, step by step,
-     * for at most ROLLUP_RUN_MS.
+     * for at most ROLLUP_RUN_MS. Then where the rollup stands.
      */
-    async rollUp(): Promise<void> {
+    async rollUp(): Promise<RollupState> {
       const started = Date.now();
-      while (Date.now() - started < ROLLUP_RUN_MS) {
-        const more = await repository.rollUp(new Date(now().getTime() - ROLLUP_DELAY_MS), ROLLUP_STEP_CALLS);
-        if (!more) return;
+      let more = true;
+      while (more && Date.now() - started < ROLLUP_RUN_MS) {
+        more = await repository.rollUp(new Date(now().getTime() - ROLLUP_DELAY_MS), ROLLUP_STEP_CALLS);
       }
+      const rolledUntil = await repository.rolledUntil();
+      const behindMs = rolledUntil ? Math.max(0, now().getTime() - ROLLUP_DELAY_MS - Date.parse(rolledUntil)) : 0;
+      return { rolledUntil, behindMs, stillStepping: more };
     },
 
     /**
@@ -260,6 +263,18 @@ export function createStatsService({ repository, now = () => new Date() }: Stats
       return { steps, retried, rolledUntil: await repository.rolledUntil(), until: limit };
     },
   };
+}
+
+export interface RollupState {
+  /** Where the rollup stands (undefined before the stats migration's row exists). */
+  rolledUntil: string | undefined;
+  /** How much of what is due it has still to reach (0 to 15 minutes when it keeps up). */
+  behindMs: number;
+  /**
+   * True when the run ended for lack of time with more ready (a history being caught up); false
+   * when nothing more is ready, caught up or waiting at a quarter hour with a call still open.
+   */
+  stillStepping: boolean;
 }
 
 export interface CatchUpOptions {

@@ -3,7 +3,7 @@
 // with a pending delivery; the statistics of the removed calls stay. Calls are made through click to
 // call on the simulator, then backdated with SQL (the only way to have old calls). Run on PGlite
 // and, with TEST_DATABASE_URL, PostgreSQL.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -36,13 +36,17 @@ describe('SWITCHBOARD_RETENTION_DAYS', () => {
 
   it('stops serve at start with the message', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'sb-retention-'));
-    const refused = runCli(['serve'], {
-      SWITCHBOARD_DATA_DIR: dataDir,
-      SWITCHBOARD_RETENTION_DAYS: '30 days',
-      PORT: '0',
-    });
-    expect(await refused.exited).not.toBe(0);
-    expect(refused.stderr()).toContain('SWITCHBOARD_RETENTION_DAYS must be a whole number of days');
+    try {
+      const refused = runCli(['serve'], {
+        SWITCHBOARD_DATA_DIR: dataDir,
+        SWITCHBOARD_RETENTION_DAYS: '30 days',
+        PORT: '0',
+      });
+      expect(await refused.exited).not.toBe(0);
+      expect(refused.stderr()).toContain('SWITCHBOARD_RETENTION_DAYS must be a whole number of days');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

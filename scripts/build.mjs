@@ -107,6 +107,9 @@ async function buildServer({ fromScratch }) {
 async function buildDashboard() {
   process.stderr.write('switchboard: building the dashboard (web/ → dist/web)\n');
   const { build } = await import('vite');
+  // React's production build whatever NODE_ENV the shell has (vite keeps one already set, and
+  // anything but "production" gives React's development build: double effects, slower renders).
+  process.env.NODE_ENV = 'production';
   const outputs = [await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' })].flat();
   const bundled = new Set();
   for (const output of outputs) {

@@ -24,6 +24,9 @@ export function ensureDashboardBuilt(): void {
   const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
     cwd: ROOT,
     stdio: 'inherit',
+    // The production build users get from `npm start`: under vitest NODE_ENV is "test", which vite
+    // would keep, and React would then be its development build (each effect run twice).
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (built.status !== 0) throw new Error('vite build failed');
 }

@@ -20,8 +20,17 @@ export class ApiFailure extends Error {
     readonly code: string,
     message: string,
     readonly details: FieldProblem[] = [],
+    /** From `Retry-After` (seconds or a date), when the answer said when to ask again. */
+    readonly retryAfterSeconds: number | null = null,
+    /** Set by `useLoad` when it will ask again by itself, at this time. */
+    readonly retryAt: Date | null = null,
   ) {
     super(message);
+  }
+
+  /** The same failure, said to be asked again at `at`. */
+  retrying(at: Date): ApiFailure {
+    return new ApiFailure(this.status, this.code, this.message, this.details, this.retryAfterSeconds, at);
   }
 
   /** The problem reported at a field's JSON path (`$.email`), if any. */
@@ -45,9 +54,19 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       json?.code ?? 'api:internal',
       json?.message ?? response.statusText,
       json?.details,
+      retryAfterSeconds(response.headers.get('retry-after')),
     );
   }
   return json as T;
+}
+
+/** `Retry-After` as seconds from now: delta-seconds or an HTTP date (RFC 9110 §10.2.3); null if neither. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  if (header === null) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** `/v1/...?a=1&b=2`, leaving out parameters that are empty. */

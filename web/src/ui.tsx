@@ -2,7 +2,20 @@ import { Fragment, type ReactNode, useCallback, useEffect, useId, useRef, useSta
 import { ApiFailure } from './api.js';
 import { Link, navigate, useLocation } from './router.js';
 
-/** Loads something once per `key` and on `reload()`; a failure is kept to be shown, not thrown. */
+/**
+ * How long a load refused for now waits before it asks again by itself: what the answer's
+ * `Retry-After` said, for a 503 (not answerable yet, e.g. statistics still being rolled up) or a 429,
+ * kept between 5 s and 5 min so that no answer can make a page ask in a loop or never again.
+ */
+export function loadRetryDelayMs(failure: ApiFailure): number | null {
+  if ((failure.status !== 503 && failure.status !== 429) || failure.retryAfterSeconds === null) return null;
+  return Math.min(Math.max(failure.retryAfterSeconds, 5), 300) * 1000;
+}
+
+/**
+ * Loads something once per `key` and on `reload()`; a failure is kept to be shown, not thrown. A
+ * failure that says when to ask again (`loadRetryDelayMs`) is asked again then, while the page is open.
+ */
 export function useLoad<T>(load: () => Promise<T>, key: string) {
   const [data, setData] = useState<T | undefined>(undefined);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
@@ -12,16 +25,25 @@ export function useLoad<T>(load: () => Promise<T>, key: string) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` and `generation` say when to load again
   useEffect(() => {
     let current = true;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     latest.current().then(
       (value) => {
         if (!current) return;
         setData(value);
         setFailure(null);
       },
-      (error: unknown) => current && setFailure(asFailure(error)),
+      (error: unknown) => {
+        if (!current) return;
+        const refused = asFailure(error);
+        const delayMs = loadRetryDelayMs(refused);
+        if (delayMs === null) return setFailure(refused);
+        setFailure(refused.retrying(new Date(Date.now() + delayMs)));
+        retry = setTimeout(() => setGeneration((g) => g + 1), delayMs);
+      },
     );
     return () => {
       current = false;
+      clearTimeout(retry);
     };
   }, [key, generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
@@ -157,6 +179,12 @@ export function FormFailure({ failure }: { failure: ApiFailure | null | undefine
             </li>
           ))}
         </ul>
+      )}
+      {failure.retryAt && (
+        <p className="retrying">
+          Trying again by itself at{' '}
+          <time dateTime={failure.retryAt.toISOString()}>{failure.retryAt.toLocaleTimeString()}</time>.
+        </p>
       )}
     </div>
   );

@@ -3,14 +3,13 @@
 // api:unavailable with Retry-After (decision 0102). The page says so and when it will ask again, asks
 // once at that time, and then shows the figures. A server process with a short database timeout, on
 // PostgreSQL (PGlite has no statement timeout), in Chromium; the read is made to outlast the timeout
-// by holding `calls` locked from another connection, as test/stats-catching-up.test.ts does. The
+// by holding `calls` locked from another connection (test/helpers/calls-locked.ts). The
 // browser's clock is moved on by Playwright, so the test need not wait out the minute.
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFits, haveBrowser, launchBrowser, screenshot, signUpInBrowser } from './helpers/browser.js';
+import { whileCallsLocked } from './helpers/calls-locked.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { type ServerProcess, startServerProcess } from './helpers/process.js';
 
@@ -46,17 +45,9 @@ describe.runIf(haveBrowser && process.env.TEST_DATABASE_URL)('dashboard: a load 
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/v1/stats') statsRequests.push(request.url());
     });
-    const locker = new pg.Client({ connectionString: db.url as string });
-    await locker.connect();
-    try {
-      // `calls` locked, so that the statistics' read of it waits past the database timeout as a long
-      // history read call by call does, and the rollup's progress set back (the rollup job's step
-      // reads `calls` too, so it cannot move it meanwhile).
-      await locker.query('begin');
-      await locker.query('lock table calls in access exclusive mode');
-      await db.database.db.execute(
-        sql`update stats_rollup_progress set rolled_until = '1970-01-01T00:00:00Z'::timestamptz where id = 1`,
-      );
+    // The Overview opened while the statistics' read of `calls` outlasts the database timeout and the
+    // rollup is behind the period.
+    await whileCallsLocked(db, '1970-01-01T00:00:00Z', async () => {
       const [answer] = await Promise.all([
         page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/stats', { timeout: 20_000 }),
         page.getByRole('link', { name: 'Overview' }).click(),
@@ -77,10 +68,7 @@ describe.runIf(haveBrowser && process.env.TEST_DATABASE_URL)('dashboard: a load 
       await expectFits(page, 'the Overview while the statistics catch up, 390 px');
       await screenshot(page, 'overview-catching-up-390');
       await page.setViewportSize({ width: 1280, height: 900 });
-    } finally {
-      await locker.query('rollback');
-      await locker.end();
-    }
+    });
 
     // Nothing is asked again before the time it said.
     await page.clock.runFor(30_000);

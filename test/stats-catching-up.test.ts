@@ -5,11 +5,11 @@
 // timeout); the read is made to outlast it by holding `calls` locked from another connection.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/client.js';
 import { newId } from '../src/lib/ids.js';
 import { nextPhone } from './helpers/app.js';
+import { whileCallsLocked } from './helpers/calls-locked.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { requestJson, type ServerProcess, signupProcess, startServerProcess } from './helpers/process.js';
 import { until } from './helpers/wait.js';
@@ -36,30 +36,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('GET /v1/stats while the rollup ha
 
   const stats = (query = '') => requestJson(`${server.url}/v1/stats${query}`, { headers: auth });
 
-  /**
-   * `read` with `calls` locked by another transaction, so that the statistics' read of it waits
-   * past the database timeout as a long history read call by call does, and the rollup's progress
-   * at `rolledUntil` (set once the lock is held: the rollup job's step reads `calls` too, so it
-   * cannot move it meanwhile).
-   */
-  async function whileCallsLocked<T>(rolledUntil: string, read: () => Promise<T>): Promise<T> {
-    const locker = new pg.Client({ connectionString: db.url as string });
-    await locker.connect();
-    try {
-      await locker.query('begin');
-      await locker.query('lock table calls in access exclusive mode');
-      await db.database.db.execute(
-        sql`update stats_rollup_progress set rolled_until = ${rolledUntil}::timestamptz where id = 1`,
-      );
-      return await read();
-    } finally {
-      await locker.query('rollback');
-      await locker.end();
-    }
-  }
-
   it('answers 503 with Retry-After and where the rollup is, then the figures once they can be read', async () => {
-    const refused = await whileCallsLocked('1970-01-01T00:00:00Z', () => stats());
+    const refused = await whileCallsLocked(db, '1970-01-01T00:00:00Z', () => stats());
     expect(refused.status, JSON.stringify(refused.body)).toBe(503);
     expect(refused.body).toMatchObject({ code: 'api:unavailable', details: [] });
     expect(refused.body.message).toContain('the rollup has reached 1970-01-01T00:00:00.000Z');
@@ -75,13 +53,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('GET /v1/stats while the rollup ha
 
   it('still answers 500 when what outlasted the timeout was not waiting for the rollup', async () => {
     // The rollup has caught up: the period's quarter hours are all rolled up or still recent.
-    const caughtUp = await whileCallsLocked(new Date().toISOString(), () => stats());
+    const caughtUp = await whileCallsLocked(db, new Date().toISOString(), () => stats());
     expect(caughtUp.status).toBe(500);
     expect(caughtUp.body.code).toBe('api:internal');
 
     // Behind, but the period is the last half hour, which is read call by call whatever the rollup does.
     const from = new Date(Date.now() - 30 * 60_000).toISOString();
-    const recent = await whileCallsLocked('1970-01-01T00:00:00Z', () =>
+    const recent = await whileCallsLocked(db, '1970-01-01T00:00:00Z', () =>
       stats(`?from=${encodeURIComponent(from)}&interval=hour`),
     );
     expect(recent.status).toBe(500);

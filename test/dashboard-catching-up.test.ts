@@ -78,10 +78,7 @@ describe.runIf(haveBrowser && process.env.TEST_DATABASE_URL)('dashboard: a load 
     expect(statsRequests).toHaveLength(1);
 
     // At that time the page asks once more, now answered, and shows the period (no call yet).
-    const [again] = await Promise.all([
-      page.waitForResponse(answerTo, { timeout: 20_000 }),
-      page.clock.runFor(31_000),
-    ]);
+    const [again] = await Promise.all([page.waitForResponse(answerTo, { timeout: 20_000 }), page.clock.runFor(31_000)]);
     expect(again.status()).toBe(200);
     expect(again.url()).toBe(statsRequests[0]?.url());
     await expect.poll(() => page.getByText('not rolled up yet').count(), { timeout: 10_000 }).toBe(0);

@@ -1,4 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -10,6 +11,7 @@ import { refuseCrossSiteWrites } from './auth/cross-site.js';
 import { createCallsModule } from './calls/calls.module.js';
 import { createCallsRepository } from './calls/calls.repository.js';
 import { createCampaignsModule } from './campaigns/campaigns.module.js';
+import { createDirectClickToCall } from './click-to-call/click-to-call.direct.js';
 import { createClickToCallModule } from './click-to-call/click-to-call.module.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -93,6 +95,8 @@ declare module 'fastify' {
     routeTable: RouteEntry[];
     /** Compiles every schema not compiled yet (they are compiled on first use); throws the first error. */
     compileAllSchemas(): void;
+    /** Click-to-call requests answered before Fastify so far (decision 0105), for the tests that compare the two. */
+    directClickToCalls(): number;
   }
 }
 
@@ -156,12 +160,13 @@ export async function buildApp({
 }: AppDeps): Promise<FastifyInstance> {
   const httpLimits: HttpLimits = { ...HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimitsOption };
   const lazyCompilers = createLazyCompilers();
+  const requestLog = new RequestLogController();
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, ...LOG_REDACTION },
     // Response serializers are compiled on a route's first use, not at every start (decision 0034).
     schemaController: { compilersFactory: { buildSerializer: lazyCompilers.buildSerializer } },
     // One line per request, quieter for probes and refused floods (src/lib/request-log.ts).
-    logController: new RequestLogController(),
+    logController: requestLog,
     genReqId: () => newId('req'),
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
@@ -175,7 +180,9 @@ export async function buildApp({
   closeUnusedConnectionsOnClose(app);
   // Refusals of callers without credentials are answered late; on close, at once (decision 0029).
   const refusals = createRefusalPacer({ delayMs: httpLimits.refusalDelayMs, maxHeld: httpLimits.maxHeldRefusals });
+  let closing = false;
   app.addHook('preClose', (done) => {
+    closing = true;
     refusals.flush();
     done();
   });
@@ -331,6 +338,21 @@ export async function buildApp({
     clickToCallModule,
   ];
   await registerModules(app, { config, database, metrics, modules, documentedRoutes });
+  let direct: ReturnType<typeof createDirectClickToCall> | undefined;
+  if (config.role !== 'worker') {
+    // The common click-to-call request is answered before Fastify, as the route would (decision 0105).
+    direct = createDirectClickToCall({
+      clickToCall,
+      agents,
+      refusals,
+      metrics,
+      log: app.log,
+      requestLog,
+      closing: () => closing,
+    });
+    answerFirst(app.server, direct.handle);
+  }
+  app.decorate('directClickToCalls', () => direct?.answered() ?? 0);
 
   // Shutdown order (docs/architecture.md): periodic jobs stop first, so no new work starts; the
   // simulator's calls stop; tool records and call ends still batched are written (their ends queue
@@ -367,6 +389,18 @@ export async function buildApp({
     await shared.webhookOutbound.close();
   });
   return app;
+}
+
+/**
+ * Puts `handle` before Fastify on the HTTP server: a request it does not take (it answers false,
+ * having read nothing) goes on to Fastify as if `handle` were not there.
+ */
+function answerFirst(server: Server, handle: (req: IncomingMessage, res: ServerResponse) => boolean): void {
+  const fastify = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!handle(req, res)) for (const listener of fastify) listener.call(server, req, res);
+  });
 }
 
 /**

@@ -11,10 +11,11 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+export const CLICK_TO_CALL_PATH = '/api/click-to-call';
 /** Refusals of a caller without credentials: answered late (decision 0029). */
-const PACED_CODES = new Set(['ctc:001', 'ctc:003', 'ctc:006']);
+export const PACED_CODES: ReadonlySet<string> = new Set(['ctc:001', 'ctc:003', 'ctc:006']);
 /** Their log line, said once every 10 s with how many there were. */
-const refusedSummary = (code: unknown) => `click-to-call refused for its credentials (${String(code)})`;
+export const refusedSummary = (code: unknown) => `click-to-call refused for its credentials (${String(code)})`;
 
 /**
  * `POST /api/click-to-call`. Its own scope: the body is kept as the exact bytes received (the
@@ -71,7 +72,9 @@ export async function clickToCallRoutes(
     if (refusal instanceof Promise) refusal.then(refuse, done);
     else refuse(refusal);
   };
-  app.post('/api/click-to-call', { schema, onRequest }, async (request, reply) => {
+  // The common case is answered before Fastify (click-to-call.direct.ts, decision 0105); this route
+  // answers the rest, and documents both.
+  app.post(CLICK_TO_CALL_PATH, { schema, onRequest }, async (request, reply) => {
     const response = await clickToCall.trigger({
       requestId: request.id,
       apiKey: header(request.headers['api-key']),

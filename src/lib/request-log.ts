@@ -1,4 +1,4 @@
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { createLogThrottle, type LogThrottle } from './log-throttle.js';
 
 /**
@@ -64,15 +64,23 @@ export class RequestLogController extends LogController {
     }
     const summary = quiet.get(request);
     if (summary !== undefined) {
-      this.#throttle(summary, (suppressed) =>
-        reply.log.info(
-          { res: reply, suppressed },
-          suppressed > 0 ? `${summary} (and ${suppressed} more since the last such line)` : summary,
-        ),
-      );
+      this.summarise(reply.log, summary, { res: reply });
       return;
     }
     const level = PROBE_PATHS.has(pathOf(request)) ? 'debug' : 'info';
     reply.log[level]({ req: request, res: reply, responseTime: reply.elapsedTime, ...fields }, 'request completed');
+  }
+
+  /**
+   * A request logged quietly: `summary` at info once every 10 s, with `fields` and how many more
+   * there were since. Also for the click-to-call requests answered before Fastify (decision 0105).
+   */
+  summarise(log: FastifyBaseLogger, summary: string, fields: Record<string, unknown>): void {
+    this.#throttle(summary, (suppressed) =>
+      log.info(
+        { ...fields, suppressed },
+        suppressed > 0 ? `${summary} (and ${suppressed} more since the last such line)` : summary,
+      ),
+    );
   }
 }

@@ -71,6 +71,8 @@ export interface ClickToCallOptions {
   /** The exact body to send; an object is serialised once and that text is signed. */
   body?: string | Buffer | Record<string, unknown>;
   headers?: Record<string, string>;
+  /** The request's path and query; default `/api/click-to-call`. */
+  path?: string;
 }
 
 export interface TestApp {
@@ -208,11 +210,17 @@ export async function startTestApp(
       const agent = await testApp.createAgent(org, body);
       return { agent, ...(await testApp.credentials(org, agent.id)) };
     },
-    async clickToCall({ token, secret, body = { phone: '+14155550123', variables: { name: 'Ada' } }, headers = {} }) {
+    async clickToCall({
+      token,
+      secret,
+      body = { phone: '+14155550123', variables: { name: 'Ada' } },
+      headers = {},
+      path = '/api/click-to-call',
+    }) {
       const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
       const sent: Record<string, string> = { 'content-type': 'application/json', 'api-key': token };
       if (secret !== undefined) sent.signature = hmacSha256Hex(secret, raw);
-      const { response, text } = await fetchWithin(`${url}/api/click-to-call`, {
+      const { response, text } = await fetchWithin(`${url}${path}`, {
         method: 'POST',
         headers: { ...sent, ...headers },
         body: raw,

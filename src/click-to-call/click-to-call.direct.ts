@@ -6,7 +6,7 @@ import { newId } from '../lib/ids.js';
 import type { RefusalPacer } from '../lib/refusal-pacer.js';
 import type { RequestLogController } from '../lib/request-log.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { CLICK_TO_CALL_PATH, PACED_CODES, refusedSummary } from './click-to-call.routes.js';
+import { CLICK_TO_CALL_PATH, header, PACED_CODES, refusedSummary } from './click-to-call.routes.js';
 import type { ClickToCallService } from './click-to-call.service.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { MAX_BODY_BYTES } from './request-body.js';
@@ -26,8 +26,6 @@ export interface DirectClickToCallDeps {
 
 /** Headers whose meaning depends on `trustProxy`: a request that carries one is Fastify's to read. */
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
-
-const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /**
  * Whether the request is the common case the direct path answers: `POST /api/click-to-call` with
@@ -87,12 +85,12 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
         const responseTime = performance.now() - startedAt;
         metrics.http.observe(CLICK_TO_CALL_PATH, 'POST', response.status, responseTime / 1000);
         // The lines Fastify's log controller writes (src/lib/request-log.ts), field for field.
-        const answered = { statusCode: response.status };
-        if (paced) requestLog.summarise(log, refusedSummary(response.body.code), { reqId: requestId, res: answered });
+        const logged = { statusCode: response.status };
+        if (paced) requestLog.summarise(log, refusedSummary(response.body.code), { reqId: requestId, res: logged });
         else {
           const about = typeof callId === 'string' ? { callId } : {};
           log.info(
-            { reqId: requestId, req: loggedRequest(req), res: answered, responseTime, ...about },
+            { reqId: requestId, req: loggedRequest(req), res: logged, responseTime, ...about },
             'request completed',
           );
         }

@@ -7,7 +7,8 @@ import type { ClickToCallService } from './click-to-call.service.js';
 import { type CtcResponse, ctcError } from './ctc-errors.js';
 import { MAX_BODY_BYTES } from './request-body.js';
 
-function header(value: string | string[] | undefined): string | undefined {
+/** A request header's value, the first when it was sent more than once. */
+export function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 

@@ -172,7 +172,7 @@ describe('POST /api/click-to-call before Fastify (decision 0105)', () => {
     }
   });
 
-  it('leaves to the route what it must read itself: no or an unknown token, a chunked or empty body, a forwarded request', async () => {
+  it('leaves to the route what it must read itself: no or an unknown token, a chunked or empty body', async () => {
     const { apiToken, apiSecret } = await t.agentWithCredentials(org);
     const before = t.app.directClickToCalls();
     expect((await t.clickToCall({ token: '', secret: apiSecret, body: { phone: nextPhone() } })).body.code).toBe(
@@ -182,13 +182,6 @@ describe('POST /api/click-to-call before Fastify (decision 0105)', () => {
       'ctc:003',
     );
     expect((await t.clickToCall({ token: apiToken, secret: apiSecret, body: '' })).body.code).toBe('ctc:009');
-    const forwarded = await t.clickToCall({
-      token: apiToken,
-      secret: apiSecret,
-      body: { phone: nextPhone() },
-      headers: { 'x-forwarded-for': '203.0.113.9' },
-    });
-    expect(forwarded.status).toBe(200);
     // A body sent in chunks, of no declared length.
     const body = JSON.stringify({ phone: nextPhone() });
     const { createHmac } = await import('node:crypto');
@@ -206,6 +199,33 @@ describe('POST /api/click-to-call before Fastify (decision 0105)', () => {
     expect(t.app.directClickToCalls()).toBe(before);
   });
 
+  it('a forwarded request: answered directly when no proxy is trusted, by the route when one is', async () => {
+    const { apiToken, apiSecret } = await t.agentWithCredentials(org);
+    const forwarded = { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'calls.example.com' };
+    // No proxy trusted (the default): Fastify ignores the headers, and so does the direct path.
+    const [direct, routed] = await bothWays((path) =>
+      t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() }, path, headers: forwarded }),
+    );
+    expect(shape(direct)).toEqual(shape(routed));
+    const [line] = await linesOf(direct);
+    expect(line?.req).toMatchObject({ remoteAddress: '127.0.0.1', host: expect.stringMatching(/^127\.0\.0\.1:/) });
+    expect(await linesOf(direct)).toEqual(await linesOf(routed));
+
+    // The loopback trusted: the headers name the client and the host, which only Fastify reads.
+    const trusting = await startTestApp({ SWITCHBOARD_TRUSTED_PROXIES: '127.0.0.1' });
+    try {
+      const other = await trusting.signup();
+      const agent = await trusting.agentWithCredentials(other);
+      const sent = { token: agent.apiToken, secret: agent.apiSecret, body: { phone: nextPhone() }, headers: forwarded };
+      expect((await trusting.clickToCall(sent)).status).toBe(200);
+      expect(trusting.app.directClickToCalls()).toBe(0);
+      expect((await trusting.clickToCall({ ...sent, body: { phone: nextPhone() }, headers: {} })).status).toBe(200);
+      expect(trusting.app.directClickToCalls()).toBe(1);
+    } finally {
+      await trusting.close();
+    }
+  });
+
   it('counts both ways in the same HTTP metrics', async () => {
     const metrics = await fetch(`${t.url}/metrics`).then((response) => response.text());
     const count = metrics
@@ -216,8 +236,8 @@ describe('POST /api/click-to-call before Fastify (decision 0105)', () => {
           line.includes('route="/api/click-to-call"') &&
           line.includes('status_code="200"'),
       );
-    // The successes above: 1 + 2 (first and replay) × 2 + those under the limit, and the two forwarded or chunked.
-    expect(Number(count?.split(' ').pop())).toBeGreaterThanOrEqual(1 + 4 + 2);
+    // The successes above: 1 + 2 (first and replay) × 2 + those under the limit, the chunked one and the two forwarded.
+    expect(Number(count?.split(' ').pop())).toBeGreaterThanOrEqual(1 + 4 + 3);
     expect(t.app.directClickToCalls()).toBeGreaterThan(0);
   });
 });

@@ -22,31 +22,37 @@ export interface DirectClickToCallDeps {
   requestLog: RequestLogController;
   /** True once the server is closing: Fastify answers those requests (503 and `Connection: close`). */
   closing: () => boolean;
+  /**
+   * Whether some proxies are trusted (`SWITCHBOARD_TRUSTED_PROXIES`): their `X-Forwarded-*` headers
+   * then change the address and host Fastify logs, so a request that carries one is Fastify's.
+   */
+  trustsProxies: boolean;
 }
 
-/** Headers whose meaning depends on `trustProxy`: a request that carries one is Fastify's to read. */
+/** Headers whose meaning depends on `trustProxy`. */
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
 
 /**
  * Whether the request is the common case the direct path answers: `POST /api/click-to-call` with
- * no query, a body of a declared length within the route's limit, a token memory knows, and nothing
- * a proxy added. Everything else (no token or an unknown one, a chunked or oversized body, a
- * forwarded request, a server closing) goes to the Fastify route, which answers it as documented.
+ * no query, a body of a declared length within the route's limit, a token memory knows, and, when
+ * proxies are trusted, nothing a proxy added. Everything else (no token or an unknown one, a chunked
+ * or oversized body, a request through a trusted proxy, a server closing) goes to the Fastify
+ * route, which answers it as documented.
  */
-function isCommonCase(req: IncomingMessage, agents: DirectClickToCallDeps['agents']): boolean {
+function isCommonCase(req: IncomingMessage, { agents, trustsProxies }: DirectClickToCallDeps): boolean {
   if (req.method !== 'POST' || req.url !== CLICK_TO_CALL_PATH) return false;
   const { headers } = req;
   if (headers['transfer-encoding'] !== undefined || headers['content-type'] === undefined) return false;
   const length = Number(headers['content-length']);
   if (!Number.isSafeInteger(length) || length <= 0 || length > MAX_BODY_BYTES) return false;
-  for (const name of FORWARDING_HEADERS) if (headers[name] !== undefined) return false;
+  if (trustsProxies) for (const name of FORWARDING_HEADERS) if (headers[name] !== undefined) return false;
   const apiKey = header(headers['api-key']);
   // A token memory does not know (or must wait for the change feed to know) is refused before its
   // body is read, paced (decision 0029): the Fastify route's work.
   return apiKey !== undefined && apiKey !== '' && agents.isSurelyUnknownToken(apiKey) === false;
 }
 
-/** What Fastify's request serializer reads of a request (method, URL, host, address), without `trustProxy`. */
+/** What Fastify's request serializer reads of a request (method, URL, host, address), no proxy trusted. */
 function loggedRequest(req: IncomingMessage) {
   return {
     method: req.method,
@@ -66,7 +72,7 @@ function loggedRequest(req: IncomingMessage) {
  * false, having read nothing, for Fastify to answer the request; `answered` counts the first.
  */
 export function createDirectClickToCall(deps: DirectClickToCallDeps) {
-  const { clickToCall, agents, refusals, metrics, log, requestLog } = deps;
+  const { clickToCall, refusals, metrics, log, requestLog } = deps;
 
   function answer(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, rawBody: Buffer) {
     const respond = (response: CtcResponse) => {
@@ -118,7 +124,7 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
 
   let answered = 0;
   function handle(req: IncomingMessage, res: ServerResponse): boolean {
-    if (deps.closing() || !isCommonCase(req, agents)) return false;
+    if (deps.closing() || !isCommonCase(req, deps)) return false;
     answered++;
     const startedAt = performance.now();
     const requestId = newId('req');

@@ -76,7 +76,8 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
 
   function answer(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, rawBody: Buffer) {
     const respond = (response: CtcResponse) => {
-      const callId = response.body.callId;
+      // Refusals of a caller without credentials are answered late and summed up in the log (decision 0029).
+      const paced = PACED_CODES.has(String(response.body.code));
       const send = () => {
         const text = JSON.stringify(response.body);
         res.writeHead(response.status, {
@@ -94,6 +95,7 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
         const logged = { statusCode: response.status };
         if (paced) requestLog.summarise(log, refusedSummary(response.body.code), { reqId: requestId, res: logged });
         else {
+          const { callId } = response.body;
           const about = typeof callId === 'string' ? { callId } : {};
           log.info(
             { reqId: requestId, req: loggedRequest(req), res: logged, responseTime, ...about },
@@ -101,7 +103,6 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
           );
         }
       };
-      const paced = PACED_CODES.has(String(response.body.code));
       if (paced) refusals.pace(send);
       else send();
     };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallsRepository } from '../src/calls/calls.repository.js';
 import { nextPhone, type Org, startOtherProcess, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeVapi, startFakeVapi } from './helpers/fake-vapi.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
@@ -294,6 +295,42 @@ describe('calls through Vapi', () => {
       endedReason: 'customer-ended-call',
     });
   }, 30_000);
+
+  it('finds the call of each of many messages that arrive at once, and none for an id not ours', async () => {
+    // Their calls are looked up a batch per statement: each message must still get its own call.
+    const callIds: string[] = [];
+    for (let i = 0; i < 6; i++) callIds.push((await clickToCall()).body.callId);
+    const [first, second] = callIds as [string, string];
+    // Asked in the same turn of the event loop, so they share one statement.
+    const calls = createCallsRepository(t.db.database.db);
+    const asked = [first, 'call_0000000000notoursatall00', second, first, 'x'.repeat(5000)];
+    const found = await Promise.all(asked.map((id) => calls.providerContext(id)));
+    expect(found.map((context) => context?.id)).toEqual([first, undefined, second, first, undefined]);
+    expect(found[0]).toEqual({
+      id: first,
+      provider: 'vapi',
+      organizationId: org.organization.id,
+      providerCredentialId: credentialId,
+      outcomes: expect.any(Array),
+    });
+    // And through the webhook, each report ends its own call.
+    const reportOf = (callId: string, seconds: number) => {
+      const report = endOfCallReport({
+        id: `vapi_${callId}`,
+        assistantOverrides: { metadata: { switchboardCallId: callId } },
+      });
+      report.message.endedAt = new Date(Date.parse(report.message.startedAt) + seconds * 1000).toISOString();
+      return report;
+    };
+    const answers = await Promise.all([
+      ...callIds.map((callId, i) => webhook(reportOf(callId, 10 + i))),
+      webhook(reportOf('call_0000000000notoursatall00', 5)),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([...callIds.map(() => 200), 404]);
+    for (const [i, callId] of callIds.entries()) {
+      expect(await callOf(callId)).toMatchObject({ status: 'ended', durationSeconds: 10 + i });
+    }
+  });
 
   it('ends a call whose report carries data nested thousands of levels deep, or a NUL, keeping the rest', async () => {
     const callId = (await clickToCall()).body.callId;

@@ -180,17 +180,27 @@ const providerCallIds = (items: { providerCallId?: string }[]) => items.map((i) 
 
 export function createCallsRepository(db: Db) {
   /**
-   * A provider's every message starts here, one read per message that no batch can share: a named
-   * prepared statement, parsed and planned once per connection (with PostgreSQL, about 160 µs of
-   * the database's CPU a statement unprepared, 46 µs prepared; docs/benchmarks.md).
+   * A provider's every message starts here: the call it names, with its agent's credential and
+   * outcomes. Under load many arrive at once, so they are read a batch per statement, as the
+   * collects of tool calls are: a lookup each had been the one statement per report that no batch
+   * shared (1 of 1.7 a report with 50 Vapi reports at a time), a round trip of our process and of
+   * the database each (docs/benchmarks.md, 2026-12-05). Alone, a lookup waits one turn of the event loop.
    */
-  const providerContextQuery = db
-    .select(PROVIDER_CONTEXT_COLUMNS)
-    .from(calls)
-    .innerJoin(agents, and(eq(agents.id, calls.agentId), probeOnly(agents.id)))
-    .where(and(eq(calls.id, sql.placeholder('id')), probeOnly(calls.id)))
-    .limit(1)
-    .prepare('provider_call_context');
+  const providerContextsQuery = preparedStatement(
+    db,
+    'provider_call_contexts',
+    sql`
+      select c.id, c.provider, c.organization_id as "organizationId",
+        a.provider_credential_id as "providerCredentialId", a.outcomes
+      from unnest(${arrayPlaceholder('ids', 'text')}) as v(id)
+      join calls c on c.id = v.id and ${probeOnly(sql`c.id`)}
+      join agents a on a.id = c.agent_id and ${probeOnly(sql`a.id`)}`,
+  );
+  const providerContexts = createBatcher(async (ids: string[]) => {
+    const result = await providerContextsQuery({ ids: [...new Set(ids)] });
+    const byId = new Map(rowsOf<ProviderCallContext>(result).map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id));
+  });
   // Call events arrive many at a time under load: each kind is applied to a batch of calls in one
   // statement (createBatcher), so a busy server writes far fewer statements than calls. A provider's
   // call sends one of each; they are prepared (decision 0058), so that PostgreSQL parses and plans
@@ -403,9 +413,8 @@ export function createCallsRepository(db: Db) {
     },
 
     /** What a provider's webhook about the call needs: the call's provider, organization, and its agent's credential and outcomes. */
-    async providerContext(id: string): Promise<ProviderCallContext | undefined> {
-      const rows = await providerContextQuery.execute({ id });
-      return rows[0];
+    providerContext(id: string): Promise<ProviderCallContext | undefined> {
+      return providerContexts.add(id);
     },
 
     /** One page of the calls the filter keeps, in the sort's order, after the `after` row of the previous page. */

@@ -79,6 +79,7 @@ describe('the extracted provider schemas', () => {
     const output = execFileSync(process.execPath, ['scripts/extract-provider-schemas.mjs', '--check'], {
       cwd: new URL('..', import.meta.url),
       encoding: 'utf8',
+      timeout: 120_000,
     });
     expect(output).toContain('vapi-schemas.json: up to date');
     expect(output).toContain('retell-schemas.json: up to date');

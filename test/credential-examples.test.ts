@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 function has(command: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+  return spawnSync('sh', ['-c', `command -v ${command}`], { timeout: 10_000 }).status === 0;
 }
 
 // Asynchronous: the server under test runs in this process and must keep answering.

@@ -35,7 +35,9 @@ describe('freePort', () => {
         if (!left.includes(port) && (await listenable(port))) left.push(port);
       }
       const [ofTheDead, unclaimed] = left as [number, number];
-      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+        timeout: 30_000,
+      });
       const deadPid = dead.stdout.toString();
       // Every other port of the range is held by a live process (this one's parent).
       for (let port = 20_000; port < 32_768; port++) {

@@ -91,7 +91,7 @@ describe('the log of `switchboard serve`', () => {
   }, 60_000);
 
   it('at a terminal: one readable line per event, and the ready line with the data dir as the user knows it', async () => {
-    if (spawnSync('script', ['--version']).status !== 0) {
+    if (spawnSync('script', ['--version'], { timeout: 10_000 }).status !== 0) {
       if (process.env.CI) throw new Error('`script` (util-linux) is needed to give the server a terminal');
       return;
     }

@@ -23,8 +23,13 @@ beforeAll(() => {
   if (existsSync(path.join(ROOT, 'dist')))
     cpSync(path.join(ROOT, 'dist'), path.join(tree, 'dist'), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
-  const built = spawnSync('npm', ['run', 'build'], { cwd: tree, env: npmEnv(), encoding: 'utf8' });
-  expect(built.status, built.stderr).toBe(0);
+  const built = spawnSync('npm', ['run', 'build'], {
+    cwd: tree,
+    env: npmEnv(),
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  expect(built.status, built.error?.message ?? built.stderr).toBe(0);
 }, 300_000);
 
 afterAll(() => {

@@ -52,7 +52,7 @@ function vendor(tree: string): void {
       `import { vendorPackages } from '${VENDOR_SCRIPT}'; await vendorPackages(process.argv[1]);`,
       tree,
     ],
-    { encoding: 'utf8' },
+    { encoding: 'utf8', timeout: 120_000 },
   );
 }
 
@@ -120,7 +120,9 @@ describe('the vendored packages', () => {
     ]);
     expect(specifiers(path.join(tree, 'dist/db/schema/table.js'))).toEqual(['../../vendor/drizzle-orm/pg-core.js']);
     const ran = () =>
-      JSON.parse(execFileSync(process.execPath, [path.join(tree, 'dist/query.js')], { encoding: 'utf8' }));
+      JSON.parse(
+        execFileSync(process.execPath, [path.join(tree, 'dist/query.js')], { encoding: 'utf8', timeout: 60_000 }),
+      );
     // A table from one entry point, operators from another and from a dynamic import, all bundled.
     expect(ran()).toMatchObject({ sql: '("people"."name" = $1 and "people"."name" is not null)', params: ['Ada'] });
 
@@ -148,7 +150,10 @@ describe('the vendored packages', () => {
     expect(specifiers(path.join(tree, 'dist/db/client.js'))).toEqual(['pg', '../vendor/drizzle-orm.js']);
     // The tree finds the packages where the project has them.
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
-    const ran = execFileSync(process.execPath, [path.join(tree, 'dist/db/client.js')], { encoding: 'utf8' });
+    const ran = execFileSync(process.execPath, [path.join(tree, 'dist/db/client.js')], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(JSON.parse(ran)).toEqual(['function', 'function']);
   });
 });

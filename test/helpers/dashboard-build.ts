@@ -27,6 +27,8 @@ export function ensureDashboardBuilt(): void {
     // The production build users get from `npm start`: under vitest NODE_ENV is "test", which vite
     // would keep, and React would then be its development build (each effect run twice).
     env: { ...process.env, NODE_ENV: 'production' },
+    // A build that hangs fails the run, saying so, instead of holding it until CI's own limit.
+    timeout: 300_000,
   });
-  if (built.status !== 0) throw new Error('vite build failed');
+  if (built.status !== 0) throw new Error(`vite build failed${built.error ? `: ${built.error.message}` : ''}`);
 }

@@ -178,6 +178,9 @@ export type ExportRow = { [K in keyof typeof EXPORT_COLUMNS]: CallRow[K] } & { s
 const ids = (items: { id: string }[]) => items.map((i) => i.id);
 const providerCallIds = (items: { providerCallId?: string }[]) => items.map((i) => i.providerCallId ?? null);
 
+/** Longer than any call id of ours (`call_` and 26 characters, src/lib/ids.ts), with room to spare. */
+const MAX_CALL_ID_LENGTH = 64;
+
 export function createCallsRepository(db: Db) {
   /**
    * A provider's every message starts here: the call it names, with its agent's credential and
@@ -414,6 +417,9 @@ export function createCallsRepository(db: Db) {
 
     /** What a provider's webhook about the call needs: the call's provider, organization, and its agent's credential and outcomes. */
     providerContext(id: string): Promise<ProviderCallContext | undefined> {
+      // The id comes from the provider's message. One that cannot be ours is none: too long for one
+      // of our ids, or holding a NUL, which PostgreSQL's text refuses, failing the batch it was in.
+      if (id.length > MAX_CALL_ID_LENGTH || id.includes('\u0000')) return Promise.resolve(undefined);
       return providerContexts.add(id);
     },
 

@@ -168,10 +168,13 @@ export function createProviderCredentialsService({
   const webhookSecretFor = (provider: string, given: string | null | undefined) =>
     given ?? (rulesOf(provider).webhookSecret ? randomToken() : null);
 
-  async function open(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
-    if (openedById) return openedById.open(organizationId, id);
+  async function openSaved(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
     const row = await repository.find(organizationId, id);
     return row && opened(row);
+  }
+
+  async function open(organizationId: string, id: string): Promise<OpenedProviderCredential | undefined> {
+    return openedById ? openedById.open(organizationId, id) : openSaved(organizationId, id);
   }
 
   /**
@@ -329,6 +332,14 @@ export function createProviderCredentialsService({
 
     /** The credential with its secrets opened, for a provider adapter. */
     open,
+
+    /**
+     * The same, read from the database now, not from memory: for publishing an agent, which must
+     * send what was saved last. A change republishes the credential's agents at once, and the
+     * publisher could open the copy in memory before the change feed had told this process to
+     * forget it, and publish the replaced webhook secret (seen in CI on PostgreSQL, 2026-12-05).
+     */
+    openSaved,
   };
 }
 

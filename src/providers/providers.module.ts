@@ -110,7 +110,8 @@ export function createProvidersModule(
 
   const providerSync = createProviderSync({
     repository,
-    credentialOf,
+    // What was saved last, never a copy the change feed has not reached yet (`openSaved`).
+    credentialOf: (organizationId, id) => providerCredentials.openSaved(organizationId, id),
     providerOf: registry.real,
     aiSchemaOf: (tool) => compileAiSchema(tool.parameters) as Record<string, unknown>,
     onError: (err, agentId) => log.error({ err, agentId }, 'publishing to the provider failed to record'),

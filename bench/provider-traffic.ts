@@ -6,7 +6,9 @@
  *  - the floor: bare `node:http` (bench/lib/provider-floor-server.ts) checking `x-vapi-secret`, or
  *    Retell's `x-retell-signature`, as our routes do and `JSON.parse`ing the same body, in its own process;
  *  - reports ingested per second at full speed (load generator, 50 connections, each report a
- *    different call), against the floor; and the CPU per report, its delivery included;
+ *    different call), against the floor: after one load that warms our server, three loads of
+ *    ours and three of the floor's in turn, ABBA, the middle pair's ratio (decision 0107); and the
+ *    CPU per report, its delivery included;
  *  - reports at a steady 200 a second (open loop): from the report sent to the customer's receiver
  *    answering its outcome delivery, p50 and p99. Both times on this process's clock (the receiver
  *    is in this process).
@@ -33,7 +35,7 @@ import { freePort, killAll, runIfMain, sleep, startTsChild, waitUntilHealthy } f
 import { benchEngines, ENGINE_LABEL, type Engine } from './lib/database.js';
 import { startBenchFakeVapi } from './lib/fake-vapi.js';
 import { type LoadSpec, runLoad } from './lib/load.js';
-import { othersNote, percentile, sendAtPace, startCpuWindow } from './lib/paced.js';
+import { type CpuWindow, othersNote, percentile, sendAtPace, startCpuWindow } from './lib/paced.js';
 import { createRetellAgent, createVapiAgent, serverSettings } from './lib/provider-setup.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
 import { retellSignature } from './lib/retell-signature.js';
@@ -46,6 +48,8 @@ const PLACEHOLDER = '__SWITCHBOARD_CALL_ID__';
 const REPORT_MINUTES = 3;
 /** Open calls per full-speed attempt (a disturbed load is measured twice): more than 6 s can take here. */
 const PER_ATTEMPT = Number(process.env.BENCH_PROVIDER_REPORTS ?? 4000);
+/** Our full-speed load and the floor's, in turn (decision 0107): the row's ratio is the middle pair's. */
+const FLOOR_PAIRS = 3;
 const PACED_PER_SECOND = 200;
 const PACED_WARMUP_SECONDS = 2;
 const PACED_SECONDS = 10;
@@ -152,7 +156,13 @@ const reportLoad = (origin: string, reports: Reports, callIds: string[], cycle: 
   path: reports.path,
 });
 
-async function measureFloor(provider: ProviderName): Promise<Measured> {
+/** The floor of one provider, running in its own process until `stop`; each `measure` is one full-speed load. */
+interface Floor {
+  measure(): Promise<Measured>;
+  stop(): Promise<void>;
+}
+
+async function startFloor(provider: ProviderName): Promise<Floor> {
   const port = await freePort();
   const secret = `${provider}_floor_${randomBytes(16).toString('hex')}`;
   const floor = startTsChild('lib/provider-floor-server.ts', 'provider floor server', {
@@ -166,9 +176,13 @@ async function measureFloor(provider: ProviderName): Promise<Measured> {
     log(`floor: bare node:http, ${provider === 'vapi' ? 'x-vapi-secret' : 'x-retell-signature'} + JSON.parse`);
     const reports = provider === 'vapi' ? vapiReports(secret) : retellReports(secret, RETELL_WEBHOOK);
     const ids = Array.from({ length: 100 }, (_, i) => `call_floor_${i}`);
-    return await measureSteady(() => reportLoad(origin, reports, ids, true, 1_000_000), floor.pid);
-  } finally {
+    return {
+      measure: () => measureSteady(() => reportLoad(origin, reports, ids, true, 1_000_000), floor.pid),
+      stop: () => floor.stop(),
+    };
+  } catch (error) {
     await floor.stop();
+    throw error;
   }
 }
 
@@ -268,10 +282,26 @@ async function waitForDeliveriesToSettle(receiver: { count(): number }): Promise
   }
 }
 
+/** One of our full-speed loads, with the CPU of the reports' whole path: their deliveries too. */
+interface OurLoad {
+  measured: Measured;
+  cpu: CpuWindow;
+  delivered: number;
+  drained: boolean;
+}
+
+/** Our full-speed load and the floor's, measured one after the other. */
+interface ProviderPair {
+  ours: OurLoad;
+  floor: Measured;
+}
+
+const providerPairRatio = ({ ours, floor }: ProviderPair) => ours.measured.rps / floor.rps;
+
 async function measureEngine(
   providerName: ProviderName,
   engine: Engine,
-  floor: Measured,
+  floor: Floor,
   rows: Row[],
   notes: string[],
 ): Promise<void> {
@@ -287,7 +317,9 @@ async function measureEngine(
       provider = await setUpProvider(providerName, server.origin, apiKey, `${receiver.url}/hooks/bench`);
       const { reports } = provider;
       const paced = PACED_PER_SECOND * (PACED_WARMUP_SECONDS + PACED_SECONDS);
-      const total = 2 * PER_ATTEMPT + paced;
+      // One load's calls for the warm-up and each pair, and two more for loads repeated because they
+      // were disturbed.
+      const total = (1 + FLOOR_PAIRS + 2) * PER_ATTEMPT + paced;
       log(`${label}: placing ${total} calls by click to call on ${PROVIDER_LABEL[providerName]}`);
       const placeStarted = performance.now();
       const callIds = await placeCalls(server.origin, provider, total, engine === 'postgresql' ? 0 : 20_000_000);
@@ -295,42 +327,80 @@ async function measureEngine(
         `${label}: ${callIds.length} open calls placed by click to call (fake ${PROVIDER_LABEL[providerName]}) in ${((performance.now() - placeStarted) / 1000).toFixed(1)} s before the reports.`,
       );
 
-      // The last `paced` calls for the paced run; the rest shared out between the full-speed attempts.
+      // The last `paced` calls for the paced run; the rest taken in turn by the full-speed loads.
       const pacedIds = callIds.slice(-paced);
-      const perAttempt = Math.floor((callIds.length - paced) / 2);
-      // Full speed: each report a call not yet ended; a disturbed attempt is repeated with new calls.
-      log(`${label}: ${reportsName} at full speed`);
-      const deliveredBefore = receiver.count();
-      const stopCpu = await startCpuWindow(server.child.pid);
-      const full = await measureSteady(
-        (attempt) =>
-          reportLoad(
-            server.origin,
-            reports,
-            callIds.slice(attempt * perAttempt, (attempt + 1) * perAttempt),
-            false,
-            perAttempt,
-          ),
-        server.child.pid,
+      const fullSpeedIds = callIds.slice(0, -paced);
+      let taken = 0;
+      const nextCalls = () => {
+        const ids = fullSpeedIds.slice(taken, taken + PER_ATTEMPT);
+        taken += ids.length;
+        // A few calls may not have been placed (placeCalls): the last spare load may be a little short.
+        if (ids.length < PER_ATTEMPT / 2)
+          throw new Error(`${label}: more loads were repeated than calls were placed for`);
+        return ids;
+      };
+      // Full speed: each report a call not yet ended; a disturbed load is repeated with new calls.
+      // The CPU window runs until the receiver has every outcome the load queued: a report's whole cost.
+      const ours = async (): Promise<OurLoad> => {
+        const deliveredBefore = receiver.count();
+        const stopCpu = await startCpuWindow(server.child.pid);
+        const measured = await measureSteady(
+          () => reportLoad(server.origin, reports, nextCalls(), false, PER_ATTEMPT),
+          server.child.pid,
+        );
+        const drained = await waitForDeliveriesToSettle(receiver);
+        const cpu = await stopCpu();
+        return { measured, cpu, delivered: receiver.count() - deliveredBefore, drained };
+      };
+      const cpuOf = (m: Measured) =>
+        engine === 'postgresql'
+          ? `${Math.round(m.serverCpuUs)} + ${Math.round(m.postgresCpuUs)} µs`
+          : `${Math.round(m.serverCpuUs)} µs`;
+      // Placing the calls warmed click to call's code, not the reports': our server is sent one load
+      // first, not counted, as the floor was (its row's load), so that the pairs compare two warm
+      // processes (decision 0071). Then the two in turn, ABBA (decision 0107).
+      log(`${label}: ${reportsName} at full speed, one load to warm our server, not counted`);
+      const warm = await ours();
+      notes.push(
+        `${label}: the ${PROVIDER_LABEL[providerName]} load that warmed our server (not counted): ${Math.round(warm.measured.rps)} req/s, CPU per report ${cpuOf(warm.measured)}.`,
       );
-      // Every 200 ended a call and queued its delivery: the window closes once the receiver has them all.
-      const drained = await waitForDeliveriesToSettle(receiver);
-      const cpu = await stopCpu();
-      const delivered = receiver.count() - deliveredBefore;
+      const pairs: ProviderPair[] = [];
+      for (let pair = 0; pair < FLOOR_PAIRS; pair++) {
+        log(`${label}: ${reportsName} at full speed and the floor in turn, pair ${pair + 1} of ${FLOOR_PAIRS}`);
+        if (pair % 2 === 0) {
+          const floorLoad = await floor.measure();
+          pairs.push({ floor: floorLoad, ours: await ours() });
+        } else {
+          const oursLoad = await ours();
+          pairs.push({ ours: oursLoad, floor: await floor.measure() });
+        }
+      }
+      const sorted = [...pairs].sort((a, b) => providerPairRatio(a) - providerPairRatio(b));
+      const middle = sorted[Math.floor(sorted.length / 2)];
+      if (!middle) throw new Error(`${label}: no pair was measured`);
+      const ratio = providerPairRatio(middle);
+      const full = middle.ours.measured;
+      const each = pairs
+        .map(
+          (pair, i) =>
+            `pair ${i + 1}: ${Math.round(pair.ours.measured.rps)} / ${Math.round(pair.floor.rps)} req/s = ${providerPairRatio(pair).toFixed(2)}× (CPU per report ${cpuOf(pair.ours.measured)} against the floor's ${Math.round(pair.floor.serverCpuUs)} µs; others ${Math.max(pair.ours.measured.othersPct, pair.floor.othersPct).toFixed(0)} %)`,
+        )
+        .join('; ');
       rows.push({
         name: `${reportsName} ingested, full speed (${label})`,
         value: full.rps,
         unit: 'req/s',
-        ratio: full.rps / floor.rps,
+        ratio,
         p50Ms: full.p50Ms,
         p99Ms: full.p99Ms,
         serverCpuUs: full.serverCpuUs,
         postgresCpuUs: engine === 'postgresql' ? full.postgresCpuUs : undefined,
-        target: { text: `≥ ${TARGETS.ratio}× floor`, pass: full.rps / floor.rps >= TARGETS.ratio },
-        note: statusNote(full),
+        target: { text: `≥ ${TARGETS.ratio}× floor`, pass: ratio >= TARGETS.ratio },
+        note: `In turn with the floor, ${pairs.length} pairs, the middle ratio's figures: ${each}. ${statusNote(full)}`,
       });
+      const { cpu, delivered, drained } = middle.ours;
       notes.push(
-        `${label}: CPU per ${PROVIDER_LABEL[providerName]} report with its outcome delivery, from the first report to the last delivery (${delivered} delivered${drained ? '' : ', NOT all within 120 s'}): server ${Math.round((cpu.serverMs * 1000) / Math.max(1, delivered))} µs${engine === 'postgresql' ? `, postgres processes ${Math.round((cpu.postgresMs * 1000) / Math.max(1, delivered))} µs` : ''}. ${othersNote(cpu.othersPct)}`,
+        `${label}: CPU per ${PROVIDER_LABEL[providerName]} report with its outcome delivery, from the first report to the last delivery, the middle pair's load (${delivered} delivered${drained ? '' : ', NOT all within 120 s'}): server ${Math.round((cpu.serverMs * 1000) / Math.max(1, delivered))} µs${engine === 'postgresql' ? `, postgres processes ${Math.round((cpu.postgresMs * 1000) / Math.max(1, delivered))} µs` : ''}. ${othersNote(cpu.othersPct)}`,
       );
 
       // 200 a second, open loop: report sent → the receiver has the outcome.
@@ -411,9 +481,13 @@ export const providerTraffic: Benchmark = {
     const notes: string[] = [];
     const failures: string[] = [];
     for (const provider of benchProviders()) {
-      let floor: Measured;
+      let floor: Floor;
+      let first: Measured;
       try {
-        floor = await measureFloor(provider);
+        floor = await startFloor(provider);
+        // The floor's first load, before any server of ours runs: its row; and a warm-up of the floor
+        // for the pairs, as our server is warmed by placing its calls (decision 0071).
+        first = await floor.measure();
       } catch (error) {
         killAll();
         failures.push(`${PROVIDER_LABEL[provider]} floor: ${String(error)}`);
@@ -424,24 +498,27 @@ export const providerTraffic: Benchmark = {
           provider === 'vapi'
             ? 'floor: node:http + x-vapi-secret + JSON.parse of the report'
             : 'floor: node:http + x-retell-signature + JSON.parse of the call_analyzed',
-        value: floor.rps,
+        value: first.rps,
         unit: 'req/s',
         ratio: 1,
-        p50Ms: floor.p50Ms,
-        p99Ms: floor.p99Ms,
-        serverCpuUs: floor.serverCpuUs,
-        note: statusNote(floor),
+        p50Ms: first.p50Ms,
+        p99Ms: first.p99Ms,
+        serverCpuUs: first.serverCpuUs,
+        note: `Alone, before our server starts; its loads in turn with ours are in their rows. ${statusNote(first)}`,
       });
-      for (const engine of benchEngines()) {
-        try {
-          await measureEngine(provider, engine, floor, rows, notes);
-        } catch (error) {
-          failures.push(
-            `${PROVIDER_LABEL[provider]}, ${ENGINE_LABEL[engine]}: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        } finally {
-          killAll();
+      try {
+        for (const engine of benchEngines()) {
+          try {
+            await measureEngine(provider, engine, floor, rows, notes);
+          } catch (error) {
+            failures.push(
+              `${PROVIDER_LABEL[provider]}, ${ENGINE_LABEL[engine]}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
         }
+      } finally {
+        await floor.stop();
+        killAll();
       }
     }
     const statuses = rows.filter((row) => row.note).map((row) => `${row.name}: ${row.note}`);

@@ -3,7 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 /** Linux reports utime/stime in clock ticks of 1/100 s on x86_64 and arm64. */
 const TICKS_PER_SECOND = 100;
 
-async function statOf(pid: number | string): Promise<{ comm: string; cpuMs: number } | undefined> {
+async function statOf(
+  pid: number | string,
+): Promise<{ comm: string; cpuMs: number; reapedChildrenCpuMs: number } | undefined> {
   let text: string;
   try {
     text = await readFile(`/proc/${pid}/stat`, 'utf8');
@@ -14,8 +16,22 @@ async function statOf(pid: number | string): Promise<{ comm: string; cpuMs: numb
   const close = text.lastIndexOf(')');
   const fields = text.slice(close + 2).split(' ');
   // After "pid (comm) ": state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime
+  // cutime cstime (the last two: its children that have exited and been waited for).
   const ticks = Number(fields[11]) + Number(fields[12]);
-  return { comm: text.slice(open + 1, close), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
+  const childTicks = Number(fields[13]) + Number(fields[14]);
+  return {
+    comm: text.slice(open + 1, close),
+    cpuMs: (ticks * 1000) / TICKS_PER_SECOND,
+    reapedChildrenCpuMs: (childTicks * 1000) / TICKS_PER_SECOND,
+  };
+}
+
+/**
+ * CPU time used so far by this process's children that have exited (a benchmark's load generators,
+ * once their load is over), in ms. A child still running is not in it.
+ */
+export async function exitedChildrenCpuMs(): Promise<number> {
+  return (await statOf('self'))?.reapedChildrenCpuMs ?? Number.NaN;
 }
 
 /** CPU time (user + system) a process has used so far, in ms. */

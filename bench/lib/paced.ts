@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sleep } from './children.js';
-import { machineCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs } from './cpu.js';
+import { exitedChildrenCpuMs, machineCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs } from './cpu.js';
 
 /**
  * Calls `send(i)` `perSecond` times a second for `seconds` (ticks of 2 ms, each sending what is
@@ -36,7 +36,11 @@ export interface CpuWindow {
   elapsedMs: number;
   serverMs: number;
   postgresMs: number;
-  /** Share of the machine's CPU (all cores) used by processes other than the server, PostgreSQL and this one, in %. */
+  /**
+   * Share of the machine's CPU (all cores) used by processes other than the server, PostgreSQL and
+   * this one, in %. Children of this one that ended within the window (load generators) are this
+   * one's: a window that holds a whole load does not count its load generator as a disturbance.
+   */
   othersPct: number;
 }
 
@@ -52,6 +56,7 @@ export async function startCpuWindow(serverPid: number, extraPids: number[] = []
     postgres: await postgresCpuMs(),
     machine: await machineCpuMs(),
     self: process.cpuUsage(),
+    exitedChildren: await exitedChildrenCpuMs(),
   });
   const before = await snapshot();
   return async () => {
@@ -60,7 +65,7 @@ export async function startCpuWindow(serverPid: number, extraPids: number[] = []
     const extraMs = after.extra.reduce((sum, ms, i) => sum + (ms - (before.extra[i] ?? ms)), 0);
     const postgresMs = postgresCpuDelta(before.postgres, after.postgres);
     const self = process.cpuUsage(before.self);
-    const selfMs = (self.user + self.system) / 1000;
+    const selfMs = (self.user + self.system) / 1000 + (after.exitedChildren - before.exitedChildren);
     const elapsedMs = after.at - before.at;
     const othersMs = after.machine.busyMs - before.machine.busyMs - serverMs - postgresMs - selfMs - extraMs;
     return {

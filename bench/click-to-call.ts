@@ -25,6 +25,7 @@ import pg from 'pg';
 import { HTTP_LIMITS } from '../src/http-limits.js';
 import { freePort, killAll, rssMb, runIfMain, sleep, startTsChild, waitUntilHealthy } from './lib/children.js';
 import { machineCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs } from './lib/cpu.js';
+import { measureInTurn, middlePair } from './lib/in-turn.js';
 import { type LoadResult, type LoadSpec, runLoad } from './lib/load.js';
 import { DISTURBED_PCT } from './lib/paced.js';
 import { type StatementCounts, startCountingProxy } from './lib/pg-count-proxy.js';
@@ -579,19 +580,13 @@ async function measureAlternated(
     notes.push(
       `Durable floor beside the PostgreSQL accept path, its warm-up load (not counted): ${Math.round(warmUp.rps)} req/s, CPU per call ${Math.round(warmUp.serverCpuUs)} + ${Math.round(warmUp.postgresCpuUs)} µs.`,
     );
-    const pairs: Pair[] = [];
-    for (let pair = 0; pair < ALTERNATED_PAIRS; pair++) {
-      const offset = ALTERNATED_PHONES_OFFSET + pair * 1_000_000;
-      log(`accept path and durable floor in turn, pair ${pair + 1} of ${ALTERNATED_PAIRS}`);
-      if (pair % 2 === 0) {
-        const floorResult = await measureFloorLoad(offset);
-        pairs.push({ floor: floorResult, path: await measurePath(offset) });
-      } else {
-        const pathResult = await measurePath(offset);
-        pairs.push({ path: pathResult, floor: await measureFloorLoad(offset) });
-      }
-    }
-    return pairs;
+    const offset = (pair: number) => ALTERNATED_PHONES_OFFSET + pair * 1_000_000;
+    return await measureInTurn(
+      ALTERNATED_PAIRS,
+      (pair) => measureFloorLoad(offset(pair)),
+      (pair) => measurePath(offset(pair)),
+      (pair) => log(`accept path and durable floor in turn, pair ${pair + 1} of ${ALTERNATED_PAIRS}`),
+    );
   });
 }
 
@@ -739,9 +734,7 @@ async function measurePaths(
 
 /** The accept path against the durable floor measured in turn: the middle pair's figures, every pair's in the note. */
 function alternatedRow(engine: string, pairs: Pair[], target: number | undefined): Row {
-  const sorted = [...pairs].sort((a, b) => pairRatio(a) - pairRatio(b));
-  const middle = sorted[Math.floor(sorted.length / 2)];
-  if (!middle) throw new Error('no pair was measured');
+  const middle = middlePair(pairs, pairRatio);
   const ratio = pairRatio(middle);
   const cpu = (m: Measured) => `${Math.round(m.serverCpuUs)} + ${Math.round(m.postgresCpuUs)} µs`;
   const each = pairs

@@ -34,6 +34,7 @@ import { acceptRequests, load, type Measured, measureSteady, statusNote } from '
 import { freePort, killAll, runIfMain, sleep, startTsChild, waitUntilHealthy } from './lib/children.js';
 import { benchEngines, ENGINE_LABEL, type Engine } from './lib/database.js';
 import { startBenchFakeVapi } from './lib/fake-vapi.js';
+import { measureInTurn, middlePair } from './lib/in-turn.js';
 import { type LoadSpec, runLoad } from './lib/load.js';
 import { type CpuWindow, othersNote, percentile, sendAtPace, startCpuWindow } from './lib/paced.js';
 import { createRetellAgent, createVapiAgent, serverSettings } from './lib/provider-setup.js';
@@ -301,11 +302,11 @@ interface OurLoad {
 
 /** Our full-speed load and the floor's, measured one after the other. */
 interface ProviderPair {
-  ours: OurLoad;
+  path: OurLoad;
   floor: Measured;
 }
 
-const providerPairRatio = ({ ours, floor }: ProviderPair) => ours.measured.rps / floor.rps;
+const providerPairRatio = ({ path, floor }: ProviderPair) => path.measured.rps / floor.rps;
 
 async function measureEngine(
   providerName: ProviderName,
@@ -373,26 +374,16 @@ async function measureEngine(
       notes.push(
         `${label}: the ${PROVIDER_LABEL[providerName]} load that warmed our server (not counted): ${Math.round(warm.measured.rps)} req/s, CPU per report ${cpuOf(warm.measured)}.`,
       );
-      const pairs: ProviderPair[] = [];
-      for (let pair = 0; pair < FLOOR_PAIRS; pair++) {
-        log(`${label}: ${reportsName} at full speed and the floor in turn, pair ${pair + 1} of ${FLOOR_PAIRS}`);
-        if (pair % 2 === 0) {
-          const floorLoad = await floor.measure();
-          pairs.push({ floor: floorLoad, ours: await ours() });
-        } else {
-          const oursLoad = await ours();
-          pairs.push({ ours: oursLoad, floor: await floor.measure() });
-        }
-      }
-      const sorted = [...pairs].sort((a, b) => providerPairRatio(a) - providerPairRatio(b));
-      const middle = sorted[Math.floor(sorted.length / 2)];
-      if (!middle) throw new Error(`${label}: no pair was measured`);
+      const pairs: ProviderPair[] = await measureInTurn(FLOOR_PAIRS, floor.measure, ours, (pair) =>
+        log(`${label}: ${reportsName} at full speed and the floor in turn, pair ${pair + 1} of ${FLOOR_PAIRS}`),
+      );
+      const middle = middlePair(pairs, providerPairRatio);
       const ratio = providerPairRatio(middle);
-      const full = middle.ours.measured;
+      const full = middle.path.measured;
       const each = pairs
         .map(
           (pair, i) =>
-            `pair ${i + 1}: ${Math.round(pair.ours.measured.rps)} / ${Math.round(pair.floor.rps)} req/s = ${providerPairRatio(pair).toFixed(2)}× (CPU per report ${cpuOf(pair.ours.measured)} against the floor's ${Math.round(pair.floor.serverCpuUs)} µs; others ${Math.max(pair.ours.measured.othersPct, pair.floor.othersPct).toFixed(0)} %)`,
+            `pair ${i + 1}: ${Math.round(pair.path.measured.rps)} / ${Math.round(pair.floor.rps)} req/s = ${providerPairRatio(pair).toFixed(2)}× (CPU per report ${cpuOf(pair.path.measured)} against the floor's ${Math.round(pair.floor.serverCpuUs)} µs; others ${Math.max(pair.path.measured.othersPct, pair.floor.othersPct).toFixed(0)} %)`,
         )
         .join('; ');
       rows.push({
@@ -407,7 +398,7 @@ async function measureEngine(
         target: { text: `≥ ${TARGETS.ratio}× floor`, pass: ratio >= TARGETS.ratio },
         note: `In turn with the floor, ${pairs.length} pairs, the middle ratio's figures: ${each}. ${statusNote(full)}`,
       });
-      const { cpu, delivered, drained } = middle.ours;
+      const { cpu, delivered, drained } = middle.path;
       notes.push(
         `${label}: CPU per ${PROVIDER_LABEL[providerName]} report with its outcome delivery, from the first report to the last delivery, the middle pair's load (${delivered} delivered${drained ? '' : ', NOT all within 120 s'}): server ${Math.round((cpu.serverMs * 1000) / Math.max(1, delivered))} µs${engine === 'postgresql' ? `, postgres processes ${Math.round((cpu.postgresMs * 1000) / Math.max(1, delivered))} µs` : ''}. ${othersNote(cpu.othersPct)}`,
       );

@@ -255,6 +255,10 @@ export function createDeliveriesRepository(
   // a batch of attempts, moves their deliveries on and updates their integrations' health.
   const completions = createBatcher(
     async (items: DeliveryCompletion[]) => {
+      // The payloads go as they are, in an array of their own, each record naming its payload's place
+      // (from 1, as PostgreSQL counts): inside the records' JSON each was escaped here and parsed again
+      // by PostgreSQL (decision 0108).
+      const payloads: string[] = [];
       const records = items.map((c) => ({
         id: c.id,
         claim: c.claim,
@@ -262,7 +266,7 @@ export function createDeliveriesRepository(
         state: c.kind === 'attempted' ? c.next.state : c.kind === 'failed_unsent' ? 'failed' : null,
         delay_seconds: c.kind === 'attempted' && c.next.state === 'pending' ? c.next.delaySeconds : null,
         retries_used: c.kind === 'attempted' && c.next.state === 'pending' ? c.next.retriesUsed : null,
-        payload: c.kind === 'attempted' ? (c.payload?.text ?? null) : null,
+        payload_index: c.kind === 'attempted' && c.payload ? payloads.push(c.payload.text) : null,
         payload_truncated: c.kind === 'attempted' ? (c.payload?.truncated ?? null) : null,
         failure_reason: c.kind === 'failed_unsent' ? c.reason : null,
         at: c.kind === 'attempted' ? c.attempt.at.toISOString() : null,
@@ -289,7 +293,7 @@ export function createDeliveriesRepository(
           sql`
         with v as (
           select * from jsonb_to_recordset(${JSON.stringify(records)}::jsonb) as v(id text, claim int, kind text,
-            state text, delay_seconds double precision, retries_used int, payload text, payload_truncated boolean,
+            state text, delay_seconds double precision, retries_used int, payload_index int, payload_truncated boolean,
             failure_reason text, at timestamptz, status int, latency_ms int, error text, error_code text,
             response_excerpt text)
           order by id
@@ -304,7 +308,7 @@ export function createDeliveriesRepository(
             attempt_count = d.attempt_count + (v.kind = 'attempted')::int,
             retries_used = coalesce(v.retries_used, d.retries_used),
             final_attempt = false,
-            payload = coalesce(d.payload, v.payload),
+            payload = coalesce(d.payload, (${arrayParam(payloads, 'text')})[v.payload_index]),
             payload_truncated = coalesce(v.payload_truncated, d.payload_truncated),
             failure_reason = v.failure_reason,
             updated_at = now()

@@ -226,6 +226,46 @@ describe('Retell', () => {
     expect((await callOf(callId)).outcome).toBe('INTERESTED');
   });
 
+  it("types the analysis's data against what the agent collects, read with the call the webhook names", async () => {
+    const collect = [{ name: 'seats', type: 'number', description: 'Seats booked.', required: false }];
+    const changed = await t.request('PATCH', `/v1/agents/${agentId}`, { headers: org.auth, body: { collect } });
+    expect(changed.status).toBe(200);
+    try {
+      const callId = await placeCall();
+      const start = Date.now();
+      const analysed = await signed(webhookPath, {
+        event: 'call_analyzed',
+        call: retellCall(callId, {
+          start_timestamp: start,
+          end_timestamp: start + 3000,
+          duration_ms: 3000,
+          disconnection_reason: 'agent_hangup',
+          call_analysis: { custom_analysis_data: { status: 'SOLD', seats: '3', note: 'aisle' } },
+        }),
+      });
+      expect(analysed.status).toBe(200);
+      // Declared, the seats read as a number; undeclared, the note is not kept.
+      const call = await callOf(callId);
+      expect(call).toMatchObject({ status: 'ended', outcome: 'SOLD', warnings: [] });
+      expect(call.collectedData).toEqual({ seats: 3 });
+      // What does not read as the declared type is kept as its text, with a warning.
+      const second = await placeCall();
+      await signed(webhookPath, {
+        event: 'call_analyzed',
+        call: retellCall(second, {
+          disconnection_reason: 'agent_hangup',
+          call_analysis: { custom_analysis_data: { seats: 'three' } },
+        }),
+      });
+      expect(await callOf(second)).toMatchObject({
+        collectedData: { seats: 'three' },
+        warnings: ['collectedData.seats: expected a number, got "three"'],
+      });
+    } finally {
+      await t.request('PATCH', `/v1/agents/${agentId}`, { headers: org.auth, body: { collect: [] } });
+    }
+  });
+
   it('ends an unanswered call at call_ended, and an answered one without analysis after the grace period', async () => {
     const missed = await placeCall();
     await signed(webhookPath, {

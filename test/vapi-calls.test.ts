@@ -313,6 +313,7 @@ describe('calls through Vapi', () => {
       organizationId: org.organization.id,
       providerCredentialId: credentialId,
       outcomes: expect.any(Array),
+      collect: expect.any(Array),
     });
     // And through the webhook, each report ends its own call.
     const reportOf = (callId: string, seconds: number) => {

@@ -23,6 +23,11 @@ export interface ProviderCallContext {
   organizationId: string;
   providerCredentialId: string | null;
   outcomes: string[];
+  /**
+   * What the call's agent declares it collects (`agents.collect`, as stored), read with the rest: an
+   * end report's collected data is typed against it without a statement of its own.
+   */
+  collect: unknown;
 }
 /** The columns of a `ProviderCallContext`, read from a call joined with its agent. */
 export const PROVIDER_CONTEXT_COLUMNS = {
@@ -31,6 +36,7 @@ export const PROVIDER_CONTEXT_COLUMNS = {
   organizationId: calls.organizationId,
   providerCredentialId: agents.providerCredentialId,
   outcomes: agents.outcomes,
+  collect: agents.collect,
 };
 
 export type NewCallRow = typeof calls.$inferInsert;
@@ -194,7 +200,7 @@ export function createCallsRepository(db: Db) {
     'provider_call_contexts',
     sql`
       select c.id, c.provider, c.organization_id as "organizationId",
-        a.provider_credential_id as "providerCredentialId", a.outcomes
+        a.provider_credential_id as "providerCredentialId", a.outcomes, a.collect
       from unnest(${arrayPlaceholder('ids', 'text')}) as v(id)
       join calls c on c.id = v.id and ${probeOnly(sql`c.id`)}
       join agents a on a.id = c.agent_id and ${probeOnly(sql`a.id`)}`,
@@ -231,7 +237,9 @@ export function createCallsRepository(db: Db) {
   });
 
   // What the agents of ending calls declare they collect (`collect`): one statement for the ends
-  // that arrive together. A call whose agent declares nothing, or that is unknown, reads [].
+  // that arrive together. A call whose agent declares nothing, or that is unknown, reads []. A
+  // provider's webhook reads it with the call's context instead (`providerContext`): only the ends
+  // that come without one (the simulator's) read it here.
   const callCollects = preparedStatement(
     db,
     'call_collects',

@@ -8,7 +8,14 @@ import { type CallEvent, SIMULATED_CALLER_ID } from '../providers/voice-provider
 import type { ToolInvocationView } from '../tools/tools.schemas.js';
 import { decodeCallCursor, encodeCallCursor } from './call-cursor.js';
 import { boundCallEvent, boundErrorText, CALL_RECORD_BUDGET } from './call-record-budget.js';
-import type { CallFilter, CallKey, CallRow, CallsRepository, EndCall } from './calls.repository.js';
+import type {
+  CallFilter,
+  CallKey,
+  CallRow,
+  CallsRepository,
+  EndCall,
+  ProviderCallContext,
+} from './calls.repository.js';
 import type { CallSort, CallView } from './calls.schemas.js';
 import { csvColumns, csvRecord } from './calls-csv.js';
 import { type EndedEvent, endReportOf } from './end-report.js';
@@ -88,6 +95,9 @@ function filterOf(query: CallFilter): CallFilter {
   return { agentId, status, outcome, direction, since, until, phone: prefix, campaignId };
 }
 
+/** What a caller has read already of an ending call's agent (with `providerContext`). */
+export type KnownAgent = Pick<ProviderCallContext, 'collect'>;
+
 export interface CallsServiceDeps {
   repository: CallsRepository;
   now?: () => Date;
@@ -138,10 +148,18 @@ export function createCallsService({
 }: CallsServiceDeps) {
   /**
    * The report as the call records it: its collected data typed against the agent's `collect`, and
-   * what could not be kept listed in its warnings. Nothing reported, nothing to read.
+   * what could not be kept listed in its warnings. Nothing reported, nothing to read; a `collect` the
+   * caller read already (a provider's webhook, with the call's context) is not read again.
    */
-  const reportOf = async (event: EndedEvent): Promise<EndCall> =>
-    endReportOf(event, Object.keys(event.collectedData).length === 0 ? [] : await repository.collectOf(event.callId));
+  const reportOf = async (event: EndedEvent, agent?: KnownAgent): Promise<EndCall> =>
+    endReportOf(
+      event,
+      Object.keys(event.collectedData).length === 0
+        ? []
+        : agent
+          ? agent.collect
+          : await repository.collectOf(event.callId),
+    );
 
   /** Ends a call through the repository; true when this report ended it (its outcome is then queued). */
   const end = async (callId: string, report: EndCall, providerCallId?: string): Promise<boolean> => {
@@ -301,8 +319,11 @@ export function createCallsService({
     /** The call a provider's webhook names, with what is needed to authenticate and map it. */
     providerContext: (callId: string) => repository.providerContext(callId),
 
-    /** Applies what a provider reports. Events for calls that have ended already change nothing. */
-    async applyEvent(event: CallEvent): Promise<void> {
+    /**
+     * Applies what a provider reports. Events for calls that have ended already change nothing.
+     * `agent`: what the caller read of the call's agent with the call (`providerContext`).
+     */
+    async applyEvent(event: CallEvent, agent?: KnownAgent): Promise<void> {
       // A NUL or lone surrogate in a transcript or collected data would fail the write (json-guard.ts).
       // Whatever the provider reported, the call's record stays within its budget (call-record-budget.ts;
       // an end's, once its collected data is typed: end-report.ts).
@@ -325,7 +346,7 @@ export function createCallsService({
           await toolCalls.settled(callId);
           let ended: boolean;
           try {
-            ended = await end(callId, await reportOf(event), providerCallId);
+            ended = await end(callId, await reportOf(event, agent), providerCallId);
           } catch (error) {
             // A passing fault is the reporter's to retry; a report the database refuses would be
             // refused again for ever, so the call ends without it (and its number is free again).
@@ -357,9 +378,9 @@ export function createCallsService({
      * An end reported before the provider's analysis (Retell's `call_ended`): kept on the call, which
      * ends with the analysis (`applyEvent`) or, `graceSeconds` later, with this.
      */
-    async provisionalEnd(event: EndedEvent, graceSeconds: number): Promise<void> {
+    async provisionalEnd(event: EndedEvent, graceSeconds: number, agent?: KnownAgent): Promise<void> {
       const storable = toStorableJson(event);
-      await repository.provisionalEnd(storable.callId, await reportOf(storable), graceSeconds);
+      await repository.provisionalEnd(storable.callId, await reportOf(storable, agent), graceSeconds);
     },
 
     /**

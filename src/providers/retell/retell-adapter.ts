@@ -73,8 +73,8 @@ export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
         retell: createRetellWebhooks({
           callContext: (callId) => host.calls.providerContext(callId),
           credentialOf: host.credentialOf,
-          applyEvent: (event) => host.calls.applyEvent(event),
-          provisionalEnd: (event, graceSeconds) => host.calls.provisionalEnd(event, graceSeconds),
+          applyEvent: (event, context) => host.calls.applyEvent(event, context),
+          provisionalEnd: (event, graceSeconds, context) => host.calls.provisionalEnd(event, graceSeconds, context),
           analysisGraceSeconds: host.analysisGraceSeconds,
           toolNameOf: host.toolNameOf,
           invokeTool: host.invokeTool,

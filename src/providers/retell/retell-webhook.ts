@@ -13,8 +13,13 @@ export const ANALYSIS_GRACE_SECONDS = 120;
 export interface RetellWebhookDeps {
   callContext: (callId: string) => Promise<ProviderCallContext | undefined>;
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
-  applyEvent: (event: CallEvent) => Promise<void>;
-  provisionalEnd: (event: Extract<CallEvent, { type: 'ended' }>, graceSeconds: number) => Promise<void>;
+  /** With the call's context when the event ends it: its agent's `collect` is read already. */
+  applyEvent: (event: CallEvent, context?: ProviderCallContext) => Promise<void>;
+  provisionalEnd: (
+    event: Extract<CallEvent, { type: 'ended' }>,
+    graceSeconds: number,
+    context: ProviderCallContext,
+  ) => Promise<void>;
   invokeTool: ToolInvoker;
   /** The name of the organization's tool with this id, if there is one. */
   toolNameOf: (organizationId: string, toolId: string) => Promise<string | undefined>;
@@ -153,14 +158,14 @@ export function createRetellWebhooks({
           const analysis = isObject(call.call_analysis) ? call.call_analysis : undefined;
           // An answered call's outcome comes with the analysis: wait for it, a while.
           if (!analysis && retellDisposition(ended.endedReason) === 'answered') {
-            await provisionalEnd(ended, analysisGraceSeconds);
+            await provisionalEnd(ended, analysisGraceSeconds, context);
           } else {
-            await applyEvent(ended);
+            await applyEvent(ended, context);
           }
           break;
         }
         case 'call_analyzed':
-          await applyEvent(retellEndedEvent(call, context.id, context.outcomes));
+          await applyEvent(retellEndedEvent(call, context.id, context.outcomes), context);
           break;
       }
       return { status: 200, body: {}, callId: context.id };

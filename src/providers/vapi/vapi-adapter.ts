@@ -93,7 +93,7 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
         vapi: createVapiWebhook({
           callContext: (callId) => host.calls.providerContext(callId),
           webhookSecretOpens: host.webhookSecretOpens,
-          applyEvent: (event) => host.calls.applyEvent(event),
+          applyEvent: (event, context) => host.calls.applyEvent(event, context),
           invokeTool: host.invokeTool,
           inboundCalls: host.inboundCalls,
         }),

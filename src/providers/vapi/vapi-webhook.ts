@@ -16,7 +16,8 @@ export interface VapiWebhookDeps {
   callContext: (callId: string) => Promise<ProviderCallContext | undefined>;
   /** Whether `secret` opens the webhooks of the organization's credential (current, or replaced within 24 h). */
   webhookSecretOpens: (organizationId: string, credentialId: string, secret: string) => Promise<boolean>;
-  applyEvent: (event: CallEvent) => Promise<void>;
+  /** With the call's context when the event ends it: its agent's `collect` is read already. */
+  applyEvent: (event: CallEvent, context?: ProviderCallContext) => Promise<void>;
   invokeTool: ToolInvoker;
   /**
    * Incoming calls (decision 0038): a message about a call without our call id, for one of our
@@ -114,7 +115,7 @@ export function createVapiWebhook({
         return { status: 200, body: {}, callId: call.id };
       }
       case 'end-of-call-report':
-        await applyEvent(vapiEndedEvent(payload, call.id, call.outcomes));
+        await applyEvent(vapiEndedEvent(payload, call.id, call.outcomes), call);
         return { status: 200, body: {}, callId: call.id };
       default:
         return { status: 200, body: {}, callId: call.id };

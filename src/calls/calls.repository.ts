@@ -302,6 +302,9 @@ export function createCallsRepository(db: Db) {
   // Prepared (decision 0058): planning this statement cost PostgreSQL about 0.6 ms a batch. Its
   // kept plan stays probes: each lookup carries `probeOnly`, and the open-call condition is written
   // so that the partial indexes of open calls, whose statistics may say none is open, cannot serve it.
+  // The collected data and transcripts go as one JSON array each, the nth element the nth call's
+  // (decision 0108): in text arrays, each was escaped a second time into the array's literal, and
+  // read back twice by PostgreSQL.
   const endCalls = preparedStatement(
     db,
     'end_calls',
@@ -313,8 +316,8 @@ export function createCallsRepository(db: Db) {
           ended_reason = v.ended_reason,
           ended_at = v.ended_at,
           duration_seconds = v.duration_seconds,
-          collected_data = v.collected_data::jsonb,
-          transcript = coalesce(v.transcript::jsonb, calls.transcript),
+          collected_data = (select ${sql.placeholder('collectedData')}::jsonb) -> (v.n - 1)::int,
+          transcript = coalesce(nullif((select ${sql.placeholder('transcripts')}::jsonb) -> (v.n - 1)::int, 'null'), calls.transcript),
           error = coalesce(v.error, calls.error),
           summary = v.summary,
           recording_url = v.recording_url,
@@ -327,16 +330,14 @@ export function createCallsRepository(db: Db) {
           ${arrayPlaceholder('endedReasons', 'text')},
           ${arrayPlaceholder('endedAt', 'timestamptz')},
           ${arrayPlaceholder('durations', 'int')},
-          ${arrayPlaceholder('collectedData', 'text')},
-          ${arrayPlaceholder('transcripts', 'text')},
           ${arrayPlaceholder('errors', 'text')},
           ${arrayPlaceholder('summaries', 'text')},
           ${arrayPlaceholder('recordingUrls', 'text')},
           ${arrayPlaceholder('warnings', 'text')},
           ${arrayPlaceholder('answeredAt', 'timestamptz')},
           ${arrayPlaceholder('providerCallIds', 'text')}
-        ) as v(id, outcome, ended_reason, ended_at, duration_seconds, collected_data, transcript, error, summary,
-               recording_url, warnings, answered_at, provider_call_id)
+        ) with ordinality as v(id, outcome, ended_reason, ended_at, duration_seconds, error, summary,
+               recording_url, warnings, answered_at, provider_call_id, n)
         where calls.id = v.id and ${probeOnly(sql`calls.id`)} and coalesce(calls.status, '') <> 'ended'
         returning calls.id, calls.agent_id, calls.organization_id, calls.outcome, calls.provider, calls.direction,
           calls.from_number, calls.to_number, calls.campaign_id
@@ -356,8 +357,8 @@ export function createCallsRepository(db: Db) {
         endedReasons: column((e) => e.endedReason),
         endedAt: column((e) => e.at.toISOString()),
         durations: column((e) => e.durationSeconds),
-        collectedData: column((e) => JSON.stringify(e.collectedData)),
-        transcripts: column((e) => (e.transcript ? JSON.stringify(e.transcript) : null)),
+        collectedData: JSON.stringify(column((e) => e.collectedData)),
+        transcripts: JSON.stringify(column((e) => e.transcript ?? null)),
         errors: column((e) => e.error ?? null),
         summaries: column((e) => e.summary ?? null),
         recordingUrls: column((e) => e.recordingUrl ?? null),

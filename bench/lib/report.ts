@@ -94,6 +94,14 @@ export function formatResults(results: BenchmarkResult[]): string {
     for (const failure of result.failures) lines.push(`- [${result.name}] FAILED, not measured: ${failure}`);
   }
   const missed = results.flatMap((r) => r.rows.filter((row) => row.target && !row.target.pass).map((row) => row.name));
-  lines.push('', missed.length === 0 ? 'Every target measured was met.' : `Targets missed: ${missed.join('; ')}.`);
+  const verdict = missed.length === 0 ? 'Every target measured was met.' : `Targets missed: ${missed.join('; ')}.`;
+  // A part that failed measured nothing: the verdict must not read as a pass without it.
+  const failed = results.reduce((count, result) => count + result.failures.length, 0);
+  lines.push(
+    '',
+    failed === 0
+      ? verdict
+      : `${verdict} ${failed === 1 ? 'One part was' : `${failed} parts were`} not measured (FAILED above).`,
+  );
   return `${lines.join('\n')}\n`;
 }

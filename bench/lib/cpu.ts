@@ -5,7 +5,7 @@ const TICKS_PER_SECOND = 100;
 
 async function statOf(
   pid: number | string,
-): Promise<{ comm: string; cpuMs: number; reapedChildrenCpuMs: number } | undefined> {
+): Promise<{ comm: string; cpuMs: number; exitedChildrenCpuMs: number } | undefined> {
   let text: string;
   try {
     text = await readFile(`/proc/${pid}/stat`, 'utf8');
@@ -22,7 +22,7 @@ async function statOf(
   return {
     comm: text.slice(open + 1, close),
     cpuMs: (ticks * 1000) / TICKS_PER_SECOND,
-    reapedChildrenCpuMs: (childTicks * 1000) / TICKS_PER_SECOND,
+    exitedChildrenCpuMs: (childTicks * 1000) / TICKS_PER_SECOND,
   };
 }
 
@@ -31,7 +31,7 @@ async function statOf(
  * once their load is over), in ms. A child still running is not in it.
  */
 export async function exitedChildrenCpuMs(): Promise<number> {
-  return (await statOf('self'))?.reapedChildrenCpuMs ?? Number.NaN;
+  return (await statOf('self'))?.exitedChildrenCpuMs ?? Number.NaN;
 }
 
 /** CPU time (user + system) a process has used so far, in ms. */

@@ -299,6 +299,8 @@ export function createCallsRepository(db: Db) {
   });
 
   type Ending = { id: string; end: EndCall; providerCallId?: string };
+  /** The element of the JSON array bound under `name` that belongs to the update's row `v` (its `n`, from 1). */
+  const nthOfJsonArray = (name: string) => sql`(select ${sql.placeholder(name)}::jsonb) -> (v.n - 1)::int`;
   // Prepared (decision 0058): planning this statement cost PostgreSQL about 0.6 ms a batch. Its
   // kept plan stays probes: each lookup carries `probeOnly`, and the open-call condition is written
   // so that the partial indexes of open calls, whose statistics may say none is open, cannot serve it.
@@ -316,8 +318,8 @@ export function createCallsRepository(db: Db) {
           ended_reason = v.ended_reason,
           ended_at = v.ended_at,
           duration_seconds = v.duration_seconds,
-          collected_data = (select ${sql.placeholder('collectedData')}::jsonb) -> (v.n - 1)::int,
-          transcript = coalesce(nullif((select ${sql.placeholder('transcripts')}::jsonb) -> (v.n - 1)::int, 'null'), calls.transcript),
+          collected_data = ${nthOfJsonArray('collectedData')},
+          transcript = coalesce(nullif(${nthOfJsonArray('transcripts')}, 'null'), calls.transcript),
           error = coalesce(v.error, calls.error),
           summary = v.summary,
           recording_url = v.recording_url,

@@ -151,15 +151,10 @@ export function createCallsService({
    * what could not be kept listed in its warnings. Nothing reported, nothing to read; a `collect` the
    * caller read already (a provider's webhook, with the call's context) is not read again.
    */
-  const reportOf = async (event: EndedEvent, agent?: KnownAgent): Promise<EndCall> =>
-    endReportOf(
-      event,
-      Object.keys(event.collectedData).length === 0
-        ? []
-        : agent
-          ? agent.collect
-          : await repository.collectOf(event.callId),
-    );
+  const reportOf = async (event: EndedEvent, agent?: KnownAgent): Promise<EndCall> => {
+    if (Object.keys(event.collectedData).length === 0) return endReportOf(event, []);
+    return endReportOf(event, agent ? agent.collect : await repository.collectOf(event.callId));
+  };
 
   /** Ends a call through the repository; true when this report ended it (its outcome is then queued). */
   const end = async (callId: string, report: EndCall, providerCallId?: string): Promise<boolean> => {

@@ -2,7 +2,14 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import Retell from 'retell-sdk';
 import { describe, expect, it } from 'vitest';
-import { retellDisposition, retellEndedEvent, retellStartedEvent } from '../src/providers/retell/retell-mapper.js';
+import { projectJson } from '../src/lib/json-bodies.js';
+import {
+  RETELL_BODY_READ,
+  retellDisposition,
+  retellEndedEvent,
+  retellStartedEvent,
+  switchboardCallIdOf as retellSwitchboardCallIdOf,
+} from '../src/providers/retell/retell-mapper.js';
 import { verifyRetellSignature } from '../src/providers/retell/retell-signature.js';
 import {
   switchboardCallIdOf,
@@ -278,6 +285,48 @@ describe('Retell calls', () => {
     const ended = retellEndedEvent(call, 'call_x', OUTCOMES);
     expect(ended).toMatchObject({ outcome: 'SOLD', durationSeconds: 180, endedReason: 'user_hangup' });
     expect(ended.transcript).toHaveLength(41);
+  });
+
+  it('reads the same of a body kept as RETELL_BODY_READ keeps it as of the whole body', () => {
+    const read = (body: Record<string, unknown>) => {
+      const call = body.call as Record<string, unknown>;
+      return {
+        id: retellSwitchboardCallIdOf(call),
+        ended: retellEndedEvent(call, 'c', OUTCOMES, () => new Date(0)),
+        started: retellStartedEvent(call, 'c', () => new Date(0)),
+      };
+    };
+    const report = retellCallAnalyzed(3, { call_id: 'rc_1', agent_id: 'a', metadata: { switchboardCallId: 'call_x' } });
+    const kept = projectJson(report, RETELL_BODY_READ) as Record<string, unknown>;
+    expect(read(kept)).toEqual(read(report));
+    // Most of the bytes are what nobody reads: every word's timing and the transcript's other copies.
+    expect(JSON.stringify(kept).length).toBeLessThan(JSON.stringify(report).length / 5);
+    // Whatever the call holds where the mapper looks: the same end, answer and call id.
+    const anything = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined));
+    fc.assert(
+      fc.property(
+        fc.record({
+          metadata: anything,
+          disconnection_reason: anything,
+          call_analysis: fc.oneof(anything, fc.record({ in_voicemail: anything, custom_analysis_data: anything })),
+          start_timestamp: anything,
+          end_timestamp: anything,
+          duration_ms: anything,
+          collected_dynamic_variables: anything,
+          recording_url: anything,
+          scrubbed_recording_url: anything,
+          transcript_object: fc.oneof(
+            anything,
+            fc.array(fc.record({ role: anything, content: anything, words: anything }, { requiredKeys: [] })),
+          ),
+        }),
+        (fields) => {
+          const body = JSON.parse(JSON.stringify({ event: 'call_analyzed', call: { ...retellCall, ...fields } }));
+          expect(read(projectJson(body, RETELL_BODY_READ) as Record<string, unknown>)).toEqual(read(body));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('turns a call_analyzed call into our end, and call_started into the answer', () => {

@@ -1,8 +1,10 @@
 import Retell from 'retell-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OFF_THREAD_FROM_BYTES } from '../src/lib/json-bodies.js';
 import { nextPhone, type Org, startTestApp, type TestApp } from './helpers/app.js';
 import { type FakeRetell, startFakeRetell } from './helpers/fake-retell.js';
 import { type Receiver, startReceiver } from './helpers/receiver.js';
+import { retellCallAnalyzed } from './helpers/retell-report.js';
 import { until } from './helpers/wait.js';
 
 let t: TestApp;
@@ -224,6 +226,50 @@ describe('Retell', () => {
       call: { ...ended, call_analysis: { custom_analysis_data: { status: 'SOLD' } } },
     });
     expect((await callOf(callId)).outcome).toBe('INTERESTED');
+  });
+
+  it('ends a call with a real three-minute report, parsed off the event loop, and refuses one that is not JSON', async () => {
+    const callId = await placeCall();
+    const report = retellCallAnalyzed(3, {
+      call_id: 'rc_3m',
+      agent_id: 'agent_x',
+      metadata: { switchboardCallId: callId },
+    });
+    const text = JSON.stringify(report);
+    // Large enough to be parsed in its own thread (OFF_THREAD_FROM_BYTES).
+    expect(text.length).toBeGreaterThan(OFF_THREAD_FROM_BYTES);
+    const answer = await signedText(webhookPath, text);
+    expect(answer.status).toBe(200);
+    const call = await callOf(callId);
+    expect(call).toMatchObject({
+      status: 'ended',
+      outcome: 'SOLD',
+      endedReason: 'user_hangup',
+      durationSeconds: 180,
+      collectedData: { slot: 'morning', email: 'ada@example.com' },
+      recordingUrl: 'https://retellai.s3.us-west-2.amazonaws.com/rc_3m/recording.wav',
+    });
+    expect(call.transcript).toHaveLength(41);
+    // Each utterance dated by its first word, the only word timing kept of the body.
+    const sent = report.call as {
+      start_timestamp: number;
+      transcript_object: { content: string; words: { start: number }[] }[];
+    };
+    const first = sent.transcript_object[0];
+    expect(call.transcript[0]).toEqual({
+      role: 'agent',
+      text: first?.content,
+      at: new Date(sent.start_timestamp + (first?.words[0]?.start ?? Number.NaN) * 1000).toISOString(),
+    });
+    // As large, signed, and cut short: not JSON, and nothing changes.
+    const other = await placeCall();
+    const cut = JSON.stringify(
+      retellCallAnalyzed(3, { call_id: 'rc_cut', agent_id: 'agent_x', metadata: { switchboardCallId: other } }),
+    ).slice(0, -2);
+    const refused = await signedText(webhookPath, cut);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: 'The body is not JSON' });
+    expect((await callOf(other)).status).not.toBe('ended');
   });
 
   it("types the analysis's data against what the agent collects, read with the call the webhook names", async () => {

@@ -13,6 +13,7 @@ import type { CallsService } from '../calls/calls.service.js';
 import type { InboundCalls } from '../calls/inbound-calls.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { FieldProblem } from '../errors.js';
+import type { JsonBodies } from '../lib/json-bodies.js';
 import type { OutboundClient } from '../lib/outbound-http.js';
 import type { OpenedProviderCredential } from '../provider-credentials/provider-credentials.service.js';
 import type { ClaimedAgent } from './provider-sync.repository.js';
@@ -49,6 +50,8 @@ export interface ProviderHost {
   inboundCalls: Pick<InboundCalls, 'known' | 'agentOf' | 'record'>;
   /** The agent of this call was published before a change that matters: publish it again. */
   republishAgentOfCall: (callId: string) => Promise<void>;
+  /** Webhook bodies parsed, the large ones off the event loop (decision 0109). */
+  bodies: Pick<JsonBodies, 'parse' | 'warm'>;
 }
 
 /** Our tools as published in one account, for providers whose tools live in the account. */

@@ -2,6 +2,7 @@ import { AGENT_TOPIC } from '../agents/agent-cache.js';
 import type { AgentsService } from '../agents/agents.service.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { CallsService } from '../calls/calls.service.js';
+import { createJsonBodies } from '../lib/json-bodies.js';
 import { loggableError } from '../lib/loggable-error.js';
 import { PROVIDER_CREDENTIAL_TOPIC } from '../provider-credentials/opened-credentials.js';
 import type {
@@ -59,6 +60,7 @@ export function createProvidersModule(
 ) {
   const credentialOf = (organizationId: string, id: string) => providerCredentials.open(organizationId, id);
   const repository = createProviderSyncRepository(db);
+  const bodies = createJsonBodies();
   // The providers' SDKs send through the guarded client, like every request to an address a customer chose.
   const host: ProviderHost = {
     credentialOf,
@@ -79,6 +81,7 @@ export function createProvidersModule(
       providerSync
         .republishAgentOfCall(callId)
         .catch((err) => log.error({ err, callId }, 'could not mark the agent to publish again')),
+    bodies,
   };
   const simulatorRepository = createSimulatorRepository(db);
   // On a shared database a process killed outright cannot close the simulated calls it was playing:
@@ -190,7 +193,10 @@ export function createProvidersModule(
             ]),
       ],
       // The simulator's calls stop (their last events recorded) before the calls drain.
-      close: () => registry.close(),
+      close: async () => {
+        await registry.close();
+        await bodies.close();
+      },
     } satisfies DomainModule,
   };
 }

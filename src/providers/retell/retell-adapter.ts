@@ -32,6 +32,8 @@ export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
   return {
     name: 'retell',
     async warm() {
+      // Its reports are parsed in a thread of their own (decision 0109): started ahead of the first.
+      host.bodies.warm();
       await import('retell-sdk');
     },
     startCall: (request) => caller.startCall(request),
@@ -71,6 +73,7 @@ export function createRetellAdapter(host: ProviderHost): RealVoiceProvider {
     webhookRoutes: (app) =>
       retellWebhookRoutes(app, {
         retell: createRetellWebhooks({
+          bodies: host.bodies,
           callContext: (callId) => host.calls.providerContext(callId),
           credentialOf: host.credentialOf,
           applyEvent: (event, context) => host.calls.applyEvent(event, context),

@@ -3,6 +3,7 @@
  * The only place that knows Retell's shapes: everything returned here is a `CallEvent` or a plain value.
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';
+import type { JsonProjection } from '../../lib/json-bodies.js';
 import { type Disposition, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
 
@@ -36,8 +37,39 @@ export function retellDisposition(reason: string, inVoicemail = false): Disposit
   return 'answered';
 }
 
+/** The greatest time a JavaScript date holds, in ms either side of 1970: a report's times beyond it are none. */
+const LAST_DATE_MS = 8.64e15;
+
 const ms = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  typeof value === 'number' && Math.abs(value) <= LAST_DATE_MS ? value : undefined;
+
+/**
+ * What our Retell webhooks read of a body, and all they keep of it (decision 0109): the event, a
+ * tool call's name and arguments, and of the call what this mapper and the incoming calls read.
+ * Every word's timing is most of a report's bytes; only each utterance's first word is read.
+ */
+export const RETELL_BODY_READ: JsonProjection = {
+  event: true,
+  name: true,
+  args: true,
+  call: {
+    call_id: true,
+    agent_id: true,
+    direction: true,
+    from_number: true,
+    to_number: true,
+    metadata: { switchboardCallId: true },
+    disconnection_reason: true,
+    call_analysis: { in_voicemail: true, custom_analysis_data: true, call_summary: true },
+    start_timestamp: true,
+    end_timestamp: true,
+    duration_ms: true,
+    collected_dynamic_variables: true,
+    recording_url: true,
+    scrubbed_recording_url: true,
+    transcript_object: [{ role: true, content: true, words: [{ start: true }, 1] }],
+  },
+};
 
 /** Our call id, which we put in `metadata` when we start the call. */
 export function switchboardCallIdOf(call: Json): string | undefined {
@@ -55,10 +87,8 @@ export function retellTranscript(
   for (const u of utterances) {
     if (!isObject(u) || (u.role !== 'agent' && u.role !== 'user') || !text(u.content)) continue;
     const firstWord = Array.isArray(u.words) && isObject(u.words[0]) ? ms(u.words[0].start) : undefined;
-    const at =
-      startMs !== undefined && firstWord !== undefined
-        ? new Date(startMs + firstWord * 1000).toISOString()
-        : fallbackAt;
+    const atMs = startMs !== undefined && firstWord !== undefined ? ms(startMs + firstWord * 1000) : undefined;
+    const at = atMs !== undefined ? new Date(atMs).toISOString() : fallbackAt;
     turns.push({ role: u.role, text: u.content as string, at });
   }
   return turns;

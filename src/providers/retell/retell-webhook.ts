@@ -1,16 +1,25 @@
 import type { ProviderCallContext } from '../../calls/calls.repository.js';
 import type { InboundAgent, InboundCalls, IncomingCall } from '../../calls/inbound-calls.js';
+import type { JsonBodies } from '../../lib/json-bodies.js';
 import type { OpenedProviderCredential } from '../../provider-credentials/provider-credentials.service.js';
 import { isObject, type Json, text } from '../provider-outcome.js';
 import type { CallEvent, ToolInvoker } from '../voice-provider.js';
 import { refuse, type WebhookAnswer } from '../webhook-answer.js';
-import { retellDisposition, retellEndedEvent, retellStartedEvent, switchboardCallIdOf } from './retell-mapper.js';
+import {
+  RETELL_BODY_READ,
+  retellDisposition,
+  retellEndedEvent,
+  retellStartedEvent,
+  switchboardCallIdOf,
+} from './retell-mapper.js';
 import { verifyRetellSignature } from './retell-signature.js';
 
 /** How long an answered call waits for `call_analyzed` after `call_ended` before it ends without it. */
 export const ANALYSIS_GRACE_SECONDS = 120;
 
 export interface RetellWebhookDeps {
+  /** Parses the bodies, the large ones off the event loop, keeping what `RETELL_BODY_READ` names. */
+  bodies: Pick<JsonBodies, 'parse'>;
   callContext: (callId: string) => Promise<ProviderCallContext | undefined>;
   credentialOf: (organizationId: string, id: string) => Promise<OpenedProviderCredential | undefined>;
   /** With the call's context when the event ends it: its agent's `collect` is read already. */
@@ -69,6 +78,7 @@ export interface RetellSigner {
  * they are parsed.
  */
 export function createRetellWebhooks({
+  bodies,
   callContext,
   credentialOf,
   applyEvent,
@@ -93,14 +103,10 @@ export function createRetellWebhooks({
     signer: RetellSigner | undefined,
   ): Promise<{ body: Json; call: Json; context: ProviderCallContext } | WebhookAnswer> {
     if (!signature) return refuse(401, 'x-retell-signature is missing');
-    const rawText = raw?.toString('utf8') ?? '';
     if (signer && !verifyRetellSignature(raw ?? '', signer.apiKey, signature)) return doesNotVerify();
-    let body: unknown;
-    try {
-      body = JSON.parse(rawText);
-    } catch {
-      return refuse(400, 'The body is not JSON');
-    }
+    const parsed = await bodies.parse(raw ?? Buffer.alloc(0), RETELL_BODY_READ);
+    if (!parsed) return refuse(400, 'The body is not JSON');
+    const body = parsed.value;
     const call = isObject(body) && isObject(body.call) ? body.call : undefined;
     const callId = call ? switchboardCallIdOf(call) : undefined;
     let context = callId ? await callContext(callId) : undefined;

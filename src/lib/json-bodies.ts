@@ -35,14 +35,26 @@ export function projectJson(value: unknown, projection: JsonProjection): unknown
   return kept;
 }
 
+/**
+ * The JSON document in `bytes` (UTF-8, decoded as Buffer decodes it) as `projection` keeps it; throws
+ * when the bytes are not JSON. Its source also runs in the parsing thread below.
+ */
+function parseProjected(bytes: Uint8Array, projection: JsonProjection): unknown {
+  return projectJson(
+    JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
+    projection,
+  );
+}
+
 /** The parsing thread: each message's bytes parsed and projected; `inline` when the result cannot be sent back. */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 ${projectJson.toString()}
+${parseProjected.toString()}
 parentPort.on('message', ({ id, bytes, projection }) => {
   let value;
   try {
-    value = projectJson(JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')), projection);
+    value = parseProjected(bytes, projection);
   } catch {
     parentPort.postMessage({ id, json: false });
     return;
@@ -73,13 +85,11 @@ export interface JsonBodies {
 
 /** On the event loop: what the parsing thread does, for small bodies and when it cannot. */
 function parseHere(bytes: Uint8Array, projection: JsonProjection): { value: unknown } | undefined {
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return { value: parseProjected(bytes, projection) };
   } catch {
     return undefined;
   }
-  return { value: projectJson(parsed, projection) };
 }
 
 interface Pending {

@@ -178,6 +178,16 @@ describe('Vapi reports', () => {
     });
     expect(vapiStatusEvent({ status: 'in-progress' }, 'c')?.type).toBe('answered');
     expect(vapiStatusEvent({ status: 'queued' }, 'c')).toBeUndefined();
+    // A time beyond what a date holds is no time, not an error: the message's arrival stands for it.
+    const now = () => new Date(1795341600000);
+    expect(vapiStatusEvent({ status: 'ringing', timestamp: 1e20 }, 'c', now)).toEqual({
+      type: 'ringing',
+      callId: 'c',
+      at: now(),
+    });
+    const far = vapiEndedEvent({ ...report, endedAt: 1e20, startedAt: -1e20 }, 'c', OUTCOMES, now);
+    expect(far).toMatchObject({ at: now(), durationSeconds: 0 });
+    expect(far.answeredAt).toBeUndefined();
 
     const message = {
       type: 'tool-calls',

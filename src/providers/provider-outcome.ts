@@ -21,3 +21,10 @@ export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The greatest time a JavaScript date holds, in ms either side of 1970. */
+const LAST_DATE_MS = 8.64e15;
+
+/** A number a date can be made of (ms since 1970); anything else, a time beyond a date's range included, is none. */
+export const dateMs = (value: unknown): number | undefined =>
+  typeof value === 'number' && Math.abs(value) <= LAST_DATE_MS ? value : undefined;

@@ -4,7 +4,7 @@
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';
 import type { JsonProjection } from '../../lib/json-bodies.js';
-import { type Disposition, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
+import { type Disposition, isObject, type Json, dateMs as ms, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
 
 /** A text that says something: an empty one is none. */
@@ -36,12 +36,6 @@ export function retellDisposition(reason: string, inVoicemail = false): Disposit
   if (reason.startsWith('error_') || FAILED.has(reason)) return 'FAILED';
   return 'answered';
 }
-
-/** The greatest time a JavaScript date holds, in ms either side of 1970: a report's times beyond it are none. */
-const LAST_DATE_MS = 8.64e15;
-
-const ms = (value: unknown): number | undefined =>
-  typeof value === 'number' && Math.abs(value) <= LAST_DATE_MS ? value : undefined;
 
 /**
  * What our Retell webhooks read of a body, and all they keep of it (decision 0109): the event, a

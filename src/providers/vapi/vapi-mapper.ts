@@ -3,7 +3,7 @@
  * The only place that knows Vapi's shapes: everything returned here is a `CallEvent` or a plain value.
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';
-import { type Disposition, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
+import { type Disposition, dateMs, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
 
 /** A text that says something: an empty one is none. */
@@ -55,7 +55,8 @@ export function vapiCallIdOf(message: Json): string | undefined {
 }
 
 function iso(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
+  const at = dateMs(value);
+  if (at !== undefined) return new Date(at).toISOString();
   if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
   return undefined;
 }

@@ -74,6 +74,16 @@ describe('the flags serve runs with', () => {
     // A flag whose name merely starts like the wanted one is another flag.
     expect(missingNodeFlags(wanted, ['--max-semi-space-size-extra=1'])).toEqual(wanted);
   });
+
+  it('take a boolean flag and its --no- form for one flag: the operator naming it either way keeps their choice', () => {
+    const wanted = ['--no-allocation-site-pretenuring'];
+    expect(missingNodeFlags(wanted, [])).toEqual(wanted);
+    expect(missingNodeFlags(wanted, [], undefined)).toEqual(wanted);
+    expect(missingNodeFlags(wanted, ['--allocation-site-pretenuring'])).toEqual([]);
+    expect(missingNodeFlags(wanted, [], '--allocation_site_pretenuring')).toEqual([]);
+    expect(missingNodeFlags(wanted, ['--no-allocation-site-pretenuring'])).toEqual([]);
+    expect(missingNodeFlags(wanted, ['--no-warnings', '--allocation-site-pretenuring-extra'])).toEqual(wanted);
+  });
 });
 
 describe('the environment serve completes', () => {

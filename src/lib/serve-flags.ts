@@ -24,14 +24,17 @@ export function serveEnvironment(env: {
   return env.DATABASE_URL || env.MALLOC_ARENA_MAX !== undefined ? {} : { MALLOC_ARENA_MAX: '2' };
 }
 
-/** The flag's name as V8 reads it: `--max_semi_space_size=8` and `--max-semi-space-size` are one flag. */
-const flagName = (flag: string): string => (flag.split('=')[0] ?? '').replaceAll('_', '-');
+/**
+ * The flag's name as V8 reads it: `--max_semi_space_size=8` and `--max-semi-space-size` are one flag,
+ * and so are a boolean flag and its `--no-` form.
+ */
+const flagName = (flag: string): string => (flag.split('=')[0] ?? '').replaceAll('_', '-').replace(/^--no-/, '--');
 
 /**
  * The flags of `wanted` that Node was not started with, by name, on its command line or in
  * NODE_OPTIONS: an operator's own value (`NODE_OPTIONS=--max-semi-space-size=16`) is kept.
  */
-export function missingNodeFlags(wanted: string[], execArgv: string[], nodeOptions = ''): string[] {
-  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter(Boolean).map(flagName));
+export function missingNodeFlags(wanted: string[], execArgv: string[], nodeOptions: string | undefined = ''): string[] {
+  const given = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)].filter(Boolean).map(flagName));
   return wanted.filter((flag) => !given.has(flagName(flag)));
 }

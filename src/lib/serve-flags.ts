@@ -34,7 +34,7 @@ const flagName = (flag: string): string => (flag.split('=')[0] ?? '').replaceAll
  * The flags of `wanted` that Node was not started with, by name, on its command line or in
  * NODE_OPTIONS: an operator's own value (`NODE_OPTIONS=--max-semi-space-size=16`) is kept.
  */
-export function missingNodeFlags(wanted: string[], execArgv: string[], nodeOptions: string | undefined = ''): string[] {
-  const given = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)].filter(Boolean).map(flagName));
+export function missingNodeFlags(wanted: string[], execArgv: string[], nodeOptions = ''): string[] {
+  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter(Boolean).map(flagName));
   return wanted.filter((flag) => !given.has(flagName(flag)));
 }

@@ -183,7 +183,8 @@ export function openPostgres({
     url,
     timeoutMs,
     notify: async (channel, payload) => {
-      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+      // Named, so each connection parses it once: a busy process sends several a second.
+      await pool.query({ name: 'pg_notify', text: 'select pg_notify($1, $2)', values: [channel, payload] });
     },
   });
   return {

@@ -48,9 +48,9 @@ describe('the deliveries-due signal', () => {
       );
       await until('the feed to listen', async () => feed.live);
       const due = createDueSignal(feed, failOnError);
-      const process = { feed, due, woken: 0 };
-      due.subscribe(() => process.woken++);
-      return process;
+      const opened = { feed, due, woken: 0 };
+      due.subscribe(() => opened.woken++);
+      return opened;
     }
 
     it("wakes its own workers once, and the other processes' through the feed", async () => {

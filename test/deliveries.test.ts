@@ -527,6 +527,54 @@ describe('the delivery claim on a large backlog', () => {
   });
 });
 
+describe('the delivery claim behind a backlog it may not take', () => {
+  // Decision 0114: a slow receiver's integration holds all the room a worker gives it, and its due
+  // deliveries pile up at the head of the queue. The claim read past them one by one to find other
+  // integrations' (50 ms a claim behind 50,000); it now reads a bounded head and then each
+  // integration's oldest by their own index.
+  it("claims the other integrations' due deliveries, and of the backlog only what its room allows", async () => {
+    const { db } = t.db.database;
+    const bulk = async (statement: SQL) =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql`set local session_replication_role = replica`);
+        await tx.execute(statement);
+      });
+    // 1,000 due for one integration, oldest first; then two for each of two others. Written without
+    // their calls and integrations (foreign keys off): the claim's choice is in question, not the send.
+    await bulk(sql`
+      insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state, next_attempt_at)
+      select 'dlv_blk' || lpad(i::text, 5, '0'), 'org_blk', 'intg_blk_slow', 'call_blk' || i, 'msg_blk' || i, 'pending',
+        now() - interval '1 hour' + i * interval '1 ms'
+      from generate_series(1, 1000) i
+      union all
+      select 'dlv_blk_other' || i, 'org_blk', 'intg_blk_other' || (i % 2), 'call_blk_o' || i, 'msg_blk_o' || i,
+        'pending', now() - interval '1 minute' + i * interval '1 ms'
+      from generate_series(1, 4) i`);
+    const claimedIds = async () =>
+      rowsOf<{ id: string }>(
+        await db.execute(sql`select id from deliveries where organization_id = 'org_blk' and claim > 0 order by id`),
+      ).map((row) => row.id);
+    const deliveries = createDeliveriesRepository(db as unknown as Db);
+    const options = { limit: 50, perIntegration: 16, leaseSeconds: 30, lookAheadMs: 5000 };
+    try {
+      // The slow integration has no room left: the head of 200 is all its own, and the four behind it are taken.
+      const first = await deliveries.claim({ ...options, room: new Map([['intg_blk_slow', 0]]) });
+      expect(await claimedIds()).toEqual(['dlv_blk_other1', 'dlv_blk_other2', 'dlv_blk_other3', 'dlv_blk_other4']);
+      expect(first.dueCount).toBe(4);
+      // Room for two: its two oldest, and nothing more of it; work left waiting for room is said.
+      const second = await deliveries.claim({ ...options, room: new Map([['intg_blk_slow', 2]]) });
+      expect((await claimedIds()).filter((id) => id.startsWith('dlv_blk0'))).toEqual(['dlv_blk00001', 'dlv_blk00002']);
+      expect(second.dueCount).toBeGreaterThan(2);
+      // A worker that holds none of it: 16 more, the next oldest.
+      const third = await deliveries.claim({ ...options, room: new Map() });
+      expect((await claimedIds()).filter((id) => id.startsWith('dlv_blk0'))).toHaveLength(2 + 16);
+      expect(third.dueCount).toBeGreaterThan(16);
+    } finally {
+      await bulk(sql`delete from deliveries where organization_id = 'org_blk'`);
+    }
+  });
+});
+
 // Decision 0053: an organization's deliveries grow with its calls, so the delivery log counts at
 // most 10,000 of them; above that, `total` is 10,000 and `totalCapped` is true.
 describe('GET /v1/deliveries total, capped at 10,000', () => {

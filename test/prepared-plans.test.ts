@@ -226,10 +226,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('prepared statements on tables of 
     // (jit_above_cost, 100,000 by default): the guard's declared cost counts in every estimate.
     for (const [name, cost] of Object.entries(costs)) expect(cost, name).toBeLessThan(10_000);
     // The claim reads the due deliveries in their order by the partial due index, and locks and
-    // updates each candidate by its key (decision 0053), whatever the statistics say of pending rows.
-    expect(new Set(scans.claim_deliveries?.filter((read) => read.includes('Scan on deliveries')))).toEqual(
+    // updates each candidate by its key (decision 0053), whatever the statistics say of pending rows;
+    // behind a blocked head it reads each integration's by the index of pending rows by integration
+    // (decision 0114), which nothing else in the statement may read.
+    expect(
+      new Set(scans.claim_deliveries?.filter((read) => read.includes('Scan on deliveries') && !read.includes('_by_'))),
+    ).toEqual(
       new Set(['Index Scan on deliveries by deliveries_due_idx', 'Index Scan on deliveries by deliveries_pkey']),
     );
+    expect(scans.claim_deliveries).toContain('Index Scan on deliveries by deliveries_due_by_integration_idx');
     expect(Object.values(scans).flat().length).toBeGreaterThan(0);
   });
   it('are planned once: each keeps its generic plan after its first five runs, a call alone in each batch', async () => {

@@ -247,6 +247,13 @@ export interface ClaimResult {
   nextDueInMs: number | null;
 }
 
+/**
+ * What a claim reads at most of one integration's due deliveries behind a blocked head: the worker's
+ * room for one integration (16 by default) and one more, which says that work waits for room. A
+ * worker allowed more than 16 per integration takes at most 16 at a claim there, and claims again.
+ */
+const READ_BEHIND_PER_INTEGRATION = 17;
+
 export function createDeliveriesRepository(
   db: Db,
   { disableAfterSeconds = 5 * 24 * 3600 }: DeliveriesRepositoryOptions = {},
@@ -361,36 +368,83 @@ export function createDeliveriesRepository(
      * integration's backlog cannot take every slot. Rows other workers are claiming are skipped.
      */
     async claim({ limit, perIntegration, room, leaseSeconds, lookAheadMs }: ClaimOptions): Promise<ClaimResult> {
-      const full = [...room].filter(([, left]) => left <= 0).map(([id]) => id);
-      const partial = [...room].filter(([, left]) => left > 0);
-      const roomIds = arrayParam(
-        partial.map(([id]) => id),
-        'text',
-      );
-      const roomLeft = arrayParam(
-        partial.map(([, left]) => left),
-        'int',
-      );
+      const roomIds = arrayParam([...room.keys()], 'text');
+      const roomLeft = arrayParam([...room.values()], 'int');
+      const headSize = limit * 4;
       // Prepared (decision 0058's third correction): each worker claims after every call that ends, and
       // planning this statement cost PostgreSQL about as much as running it. Its kept plan must stay
-      // what decision 0053 shaped, made while the table may hold a page of rows: the due rows read by
-      // the partial due index in their order (the guard makes a scan of every row dearer than reading
-      // the first few in order), each candidate and each joined row by its key.
+      // what decisions 0053 and 0114 shaped, made while the table may hold a page of rows: the due rows
+      // read by the partial due indexes in their order (the guard makes a scan of every row dearer than
+      // reading the first few in order), each candidate and each joined row by its key.
       const result = await executePrepared(
         db,
         'claim_deliveries',
         sql`
-        with due as (
-          select id, integration_id, next_attempt_at,
-            row_number() over (partition by integration_id order by next_attempt_at, id) as rank
-          from (
-            select id, integration_id, next_attempt_at from deliveries
-            where state = 'pending' and next_attempt_at <= now() and ${probeOnly(sql`id`)}
-              -- The cast makes the array an expression: a bare subquery after ALL would compare with rows.
-              and integration_id <> all(${arrayParam(full, 'text')}::text[])
-            order by next_attempt_at
-            limit ${limit * 4}
-          ) scanned
+        with recursive room as materialized (
+          select integration_id, room from unnest(${roomIds}, ${roomLeft}) as r(integration_id, room)
+        ),
+        -- The head of the queue: the first due rows in their order, whichever integration they are for.
+        -- Its read is bounded: the rows of integrations with no room left are dropped after it.
+        head as materialized (
+          select id, integration_id, next_attempt_at from deliveries
+          where state = 'pending' and next_attempt_at <= now() and ${probeOnly(sql`id`)}
+          order by next_attempt_at
+          limit ${headSize}
+        ),
+        head_open as (
+          select head.id, head.next_attempt_at, coalesce(r.room, ${perIntegration}) as room,
+            row_number() over (partition by head.integration_id order by head.next_attempt_at, head.id) as rank
+          from head left join room r on r.integration_id = head.integration_id
+          where coalesce(r.room, ${perIntegration}) > 0
+        ),
+        -- Read to its bound yet short of the claim: the head is one or a few integrations' backlog held
+        -- back by their room (a slow receiver), and the deliveries of others wait behind it. Then, and
+        -- only then, each integration with pending deliveries is found by its own index, one step each,
+        -- and its oldest due deliveries read up to its room (decision 0114): a claim then costs the
+        -- number of such integrations, not the length of the backlog. \`integration_id > ''\` is that
+        -- index's predicate, which only these reads say.
+        blocked as materialized (
+          select (select count(*) from head) = ${headSize}
+            and (select count(*) from head_open where rank <= room) < ${limit} as yes
+        ),
+        pending_integrations(integration_id) as (
+          select (
+            select d.integration_id from deliveries d
+            where d.state = 'pending' and d.integration_id > '' and ${probeOnly(sql`d.id`)}
+            order by d.integration_id limit 1
+          )
+          where (select yes from blocked)
+          union all
+          select (
+            select d.integration_id from deliveries d
+            where d.state = 'pending' and d.integration_id > p.integration_id and d.integration_id > ''
+              and ${probeOnly(sql`d.id`)}
+            order by d.integration_id limit 1
+          )
+          from pending_integrations p where p.integration_id is not null
+        ),
+        behind as (
+          select l.id, l.next_attempt_at, coalesce(r.room, ${perIntegration}) as room, l.rank
+          from pending_integrations p
+          left join room r on r.integration_id = p.integration_id
+          cross join lateral (
+            select d.id, d.next_attempt_at, row_number() over (order by d.next_attempt_at) as rank
+            from deliveries d
+            where d.state = 'pending' and d.integration_id = p.integration_id and d.integration_id > ''
+              and d.next_attempt_at <= now() and ${probeOnly(sql`d.id`)}
+            -- The integration first: an order only its own index gives. By the due index's order alone,
+            -- the planner, counting few integrations, read past the blocking backlog to find these.
+            order by d.integration_id, d.next_attempt_at
+            -- A constant: a limit the planner cannot know it estimates as a tenth of the rows, and the
+            -- plan's cost then called for JIT compilation at every run (60 ms).
+            limit ${sql.raw(String(READ_BEHIND_PER_INTEGRATION))}
+          ) l
+          where p.integration_id is not null and coalesce(r.room, ${perIntegration}) > 0
+        ),
+        due as (
+          select id, next_attempt_at, room, rank from head_open where not (select yes from blocked)
+          union all
+          select id, next_attempt_at, room, rank from behind
         ),
         -- The candidates in order, each then read by its id and locked, until \`limit\` are taken. The
         -- lookup is written so that only the primary key can serve it: newly due rows are always past
@@ -398,9 +452,7 @@ export function createDeliveriesRepository(
         -- the whole due index once per candidate (345 ms a claim with 7,000 due, the drain at 9/s).
         picked as (
           select l.id from (
-            select due.id, due.next_attempt_at from due
-            left join unnest(${roomIds}, ${roomLeft}) as r(integration_id, room) on r.integration_id = due.integration_id
-            where due.rank <= coalesce(r.room, ${perIntegration})
+            select due.id, due.next_attempt_at from due where due.rank <= due.room
             order by due.next_attempt_at
           ) c
           cross join lateral (

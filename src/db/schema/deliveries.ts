@@ -46,6 +46,13 @@ export const deliveries = pgTable(
   (t) => [
     // The queue: due deliveries in order, with the integration at hand for per-integration limits.
     index('deliveries_due_idx').on(t.nextAttemptAt, t.integrationId).where(sql`${t.state} = 'pending'`),
+    // The same rows by integration: each integration's oldest due, when a backlog held back by its room
+    // fills the head of the queue (decision 0114). Its predicate names the integration (every id is
+    // longer than '') so that only a statement that says the same can read it: the queue's head and
+    // its look ahead, read in due order, keep to the index above whatever the statistics say.
+    index('deliveries_due_by_integration_idx')
+      .on(t.integrationId, t.nextAttemptAt)
+      .where(sql`${t.state} = 'pending' and ${t.integrationId} > ''`),
     index('deliveries_org_idx').on(t.organizationId, t.id),
     index('deliveries_integration_idx').on(t.integrationId, t.id),
     index('deliveries_call_idx').on(t.callId),

@@ -569,6 +569,10 @@ describe('the delivery claim behind a backlog it may not take', () => {
       const third = await deliveries.claim({ ...options, room: new Map() });
       expect((await claimedIds()).filter((id) => id.startsWith('dlv_blk0'))).toHaveLength(2 + 16);
       expect(third.dueCount).toBeGreaterThan(16);
+      // A worker allowed 32 of one integration takes 16 a claim behind a blocked head, and hears that more wait.
+      const fourth = await deliveries.claim({ ...options, perIntegration: 32, room: new Map() });
+      expect((await claimedIds()).filter((id) => id.startsWith('dlv_blk0'))).toHaveLength(2 + 16 + 16);
+      expect(fourth.dueCount).toBeGreaterThan(16);
     } finally {
       await bulk(sql`delete from deliveries where organization_id = 'org_blk'`);
     }

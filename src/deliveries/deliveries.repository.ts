@@ -424,7 +424,8 @@ export function createDeliveriesRepository(
           from pending_integrations p where p.integration_id is not null
         ),
         behind as (
-          select l.id, l.next_attempt_at, coalesce(r.room, ${perIntegration}) as room, l.rank
+          select l.id, l.next_attempt_at, l.rank,
+            least(coalesce(r.room, ${perIntegration}), ${sql.raw(String(READ_BEHIND_PER_INTEGRATION - 1))}) as room
           from pending_integrations p
           left join room r on r.integration_id = p.integration_id
           cross join lateral (

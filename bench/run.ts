@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { campaigns } from './campaigns.js';
+import { claimBacklog } from './claim-backlog.js';
 import { clickToCall } from './click-to-call.js';
 import { flood } from './flood.js';
 import { killAll, killChildrenOnExit, ROOT } from './lib/children.js';
@@ -28,6 +29,7 @@ const BENCHMARKS: Benchmark[] = [
   providerTraffic,
   toolCalls,
   webhooks,
+  claimBacklog,
   flood,
   stats,
   campaigns,

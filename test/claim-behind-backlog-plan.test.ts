@@ -1,29 +1,19 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client.js';
 import * as schema from '../src/db/schema/index.js';
 import { createDeliveriesRepository } from '../src/deliveries/deliveries.repository.js';
-import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { ownPostgresClient } from './helpers/database.js';
 
 // Decision 0114: behind a slow receiver's backlog, which the worker may not take more of, the claim
 // reads a bounded head of the queue and then each integration's oldest due deliveries by their own
 // index. It read past the backlog one delivery at a time before: 50 ms a claim behind 50,000.
 
 describe.runIf(process.env.TEST_DATABASE_URL)('the delivery claim behind a backlog, on PostgreSQL', () => {
-  let test: TestDatabase;
-  let client: pg.Client;
-  beforeAll(async () => {
-    test = await createTestDatabase();
-    client = new pg.Client({ connectionString: test.url as string });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.end();
-    await test?.drop();
-  });
+  const connected = ownPostgresClient();
 
   it('reads a bounded part of a backlog of 5,000 to find the delivery behind it', async () => {
+    const client = connected();
     // Written directly (their calls and integrations unchecked): only what the claim reads is in question.
     await client.query('begin');
     await client.query('set local session_replication_role = replica');

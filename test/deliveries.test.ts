@@ -56,6 +56,13 @@ async function call(
   return answer.body.callId as string;
 }
 
+/** Runs `statement` with foreign keys off: rows of other organizations, written without their calls and integrations. */
+const bulk = (statement: SQL) =>
+  t.db.database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(statement);
+  });
+
 const deliveriesOf = async (callId: string) =>
   (await t.request('GET', `/v1/deliveries?callId=${callId}`, { headers: org.auth })).body.data as any[];
 
@@ -466,11 +473,6 @@ describe('the delivery claim on a large backlog', () => {
     const { db } = t.db.database;
     // A table of 20,000 settled deliveries (other organizations', written without their calls and
     // integrations, foreign keys off), analyzed: the statistics know of no pending one.
-    const bulk = async (statement: SQL) =>
-      db.transaction(async (tx) => {
-        await tx.execute(sql`set local session_replication_role = replica`);
-        await tx.execute(statement);
-      });
     await bulk(sql`
       insert into deliveries (id, organization_id, integration_id, call_id, webhook_id, state)
       select 'dlv_plan' || i, 'org_plan', 'intg_plan', 'call_plan' || i, 'msg_plan' || i, 'delivered'
@@ -534,11 +536,6 @@ describe('the delivery claim behind a backlog it may not take', () => {
   // integration's oldest by their own index.
   it("claims the other integrations' due deliveries, and of the backlog only what its room allows", async () => {
     const { db } = t.db.database;
-    const bulk = async (statement: SQL) =>
-      db.transaction(async (tx) => {
-        await tx.execute(sql`set local session_replication_role = replica`);
-        await tx.execute(statement);
-      });
     // 1,000 due for one integration, oldest first; then two for each of two others. Written without
     // their calls and integrations (foreign keys off): the claim's choice is in question, not the send.
     await bulk(sql`

@@ -1,10 +1,9 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCallsRepository } from '../src/calls/calls.repository.js';
 import type { Db } from '../src/db/client.js';
 import * as schema from '../src/db/schema/index.js';
-import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { ownPostgresClient } from './helpers/database.js';
 
 // Decision 0113: the duration sweep (every few seconds in every worker) finds the open calls past
 // their deadline through the partial index of open calls, whatever the statistics say. Once they
@@ -12,19 +11,10 @@ import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 // every call, in the order of ids, to find none: 62 ms each time on 20,000 calls.
 
 describe.runIf(process.env.TEST_DATABASE_URL)('the duration sweep on PostgreSQL', () => {
-  let test: TestDatabase;
-  let client: pg.Client;
-  beforeAll(async () => {
-    test = await createTestDatabase();
-    client = new pg.Client({ connectionString: test.url as string });
-    await client.connect();
-  });
-  afterAll(async () => {
-    await client?.end();
-    await test?.drop();
-  });
+  const connected = ownPostgresClient();
 
   it('reads only the calls the index of open calls gives, though the statistics say thousands are overdue', async () => {
+    const client = connected();
     // 5,000 calls open past their deadline when the table is analyzed; all ended since, and one open
     // call whose deadline is to come. The rows are written directly (their organization and agent
     // unchecked): only the plan is in question.

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type Database, type Db, openPglite, rowsOf } from '../../src/db/client.js';
 import { releaseInstallBundle, START_PARAMS } from '../../src/db/embedded.js';
 import { openPostgres } from '../../src/db/postgres.js';
@@ -59,6 +59,29 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   releaseInstallBundle(client);
   const database = openPglite(client);
   return { database, engine: 'pglite', url: null, drop: () => database.close() };
+}
+
+/**
+ * For a describe block on PostgreSQL: a fresh database of its own and one client connected to it,
+ * opened before the block's tests and dropped after. One connection, so that a test can read the
+ * statistics of its own transaction (`pg_stat_get_xact_*`) around a repository's statement.
+ */
+export function ownPostgresClient(): () => pg.Client {
+  let test: TestDatabase | undefined;
+  let client: pg.Client | undefined;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    client = new pg.Client({ connectionString: test.url as string });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await test?.drop();
+  });
+  return () => {
+    if (!client) throw new Error('the database is opened before the tests');
+    return client;
+  };
 }
 
 /**

@@ -235,8 +235,9 @@ export interface DeliveriesRepositoryOptions {
 export interface ClaimResult {
   deliveries: ClaimedDelivery[];
   /**
-   * Due deliveries the claim looked at (up to four times its limit): more than it claimed means
-   * work is waiting for this worker's per-integration room, which a finishing attempt frees.
+   * Due deliveries the claim looked at of integrations with room (in the head of the queue, up to
+   * four times its limit; behind a blocked head, up to 17 of each): more than it claimed means work
+   * is waiting for this worker's per-integration room, which a finishing attempt frees.
    */
   dueCount: number;
   /**

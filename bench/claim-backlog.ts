@@ -20,6 +20,7 @@ import { migrate } from '../src/db/migrate.js';
 import { createDeliveriesRepository } from '../src/deliveries/deliveries.repository.js';
 import { runIfMain } from './lib/children.js';
 import { benchEngines, ENGINE_LABEL, openBenchDatabase } from './lib/database.js';
+import { percentile } from './lib/paced.js';
 import type { Benchmark, BenchmarkResult, Row } from './lib/report.js';
 
 const BACKLOG = Number(process.env.BENCH_CLAIM_BACKLOG ?? 200_000);
@@ -27,9 +28,6 @@ const CLAIMS = 40;
 const TARGET_RATIO = 0.5;
 
 const log = (message: string) => process.stderr.write(`[claim-backlog] ${message}\n`);
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 async function bulk(database: Database, statement: string): Promise<void> {
   await database.db.transaction(async (tx) => {

@@ -53,7 +53,7 @@ program
     // A person at a terminal reads one line per event; anything else (a pipe, a file, a log
     // collector) gets JSON lines.
     const server = await startServer(config, { stdoutIsTerminal: process.stdout.isTTY === true });
-    settleHeapAfterStart();
+    settleHeapAfterStart(config);
     const stop = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
       server.close().then(

@@ -4,8 +4,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { processIsAlive } from '../../src/db/data-dir.js';
 
-/** Ports `freePort` has handed out in this process (so that it never hands out one twice), and their claims. */
-const handedOut = new Map<number, string>();
+/**
+ * The claims (files) of the ports `freePort` has handed out in this process, so that it never hands
+ * out one twice. A port counts as handed out in the directory it was claimed in: a test that claims in
+ * a directory of its own (test/free-port.test.ts) may be handed a port this worker handed out before.
+ */
+const handedOut = new Set<string>();
+
+/** The range ports are handed out from: below the kernel's ephemeral range (32768–60999). */
+const LOWEST_PORT = 20_000;
+const PORTS = 12_768;
 
 /**
  * Where each test process claims the ports it hands out (a file per port holding its pid), so that
@@ -40,13 +48,16 @@ function releaseOnExit(): void {
   if (releasesOnExit) return;
   releasesOnExit = true;
   process.once('exit', () => {
-    for (const file of handedOut.values()) rmSync(file, { force: true });
+    for (const file of handedOut) rmSync(file, { force: true });
   });
 }
 
 /**
- * A port to listen on: one from 20000 to 32767, at random, that a listen on 127.0.0.1 found free
- * and no other test process on the machine has handed out. The range lies below the kernel's
+ * A port to listen on: one from 20000 to 32767 that a listen on 127.0.0.1 found free and no other
+ * test process on the machine has handed out. Each port of the range is tried once, from one drawn
+ * at random on; if none is left, it fails saying so. A draw repeated until a port was free spun for
+ * ever, without yielding, once every free port had been handed out (a CI pass stopped after 45
+ * minutes in test/free-port.test.ts, decision 0116). The range lies below the kernel's
  * ephemeral range (32768–60999), so no outgoing connection can take the port between this choice
  * and the caller's listen. A port `listen(0)` handed out could: in one CI run a Retell test's app
  * met `EADDRINUSE` on a port that had been free a moment before. Without the claims, two processes
@@ -60,11 +71,12 @@ export async function freePort(): Promise<number> {
   const claims = claimsDir();
   mkdirSync(claims, { recursive: true });
   releaseOnExit();
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_768);
+  const first = Math.floor(Math.random() * PORTS);
+  for (let i = 0; i < PORTS; i++) {
+    const port = LOWEST_PORT + ((first + i) % PORTS);
     const file = path.join(claims, String(port));
-    if (handedOut.has(port) || !claim(file)) continue;
-    handedOut.set(port, file);
+    if (handedOut.has(file) || !claim(file)) continue;
+    handedOut.add(file);
     const free = await new Promise<boolean>((resolve) => {
       const server = createServer();
       server.once('error', () => resolve(false));
@@ -72,4 +84,7 @@ export async function freePort(): Promise<number> {
     });
     if (free) return port;
   }
+  throw new Error(
+    `no free port from ${LOWEST_PORT} to ${LOWEST_PORT + PORTS - 1}: each is in use, claimed by a live process (${claims}) or handed out by this one`,
+  );
 }

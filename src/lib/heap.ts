@@ -26,8 +26,8 @@ export const OLD_GENERATION_GROWTH = '--heap-growing-percent=300';
 
 /**
  * The V8 flags `serve` sets once it is up, at run time (V8 reads each where it uses it, on every
- * Node version): those of `wanted` the operator did not name, either way, on Node's command line
- * or in `NODE_OPTIONS`.
+ * Node version): NO_PRETENURING, and on PostgreSQL OLD_GENERATION_GROWTH, each unless the operator
+ * named it, either way, on Node's command line or in `NODE_OPTIONS`.
  */
 export function runtimeHeapFlags({
   databaseUrl,

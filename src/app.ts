@@ -349,7 +349,7 @@ export async function buildApp({
       log: app.log,
       requestLog,
       closing: () => closing,
-      trustsProxies: Boolean(config.trustedProxies),
+      trustedProxies: config.trustedProxies,
     });
     answerFirst(app.server, direct.handle);
   }

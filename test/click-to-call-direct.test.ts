@@ -14,14 +14,19 @@ const lines: Record<string, unknown>[] = [];
 let t: TestApp;
 let org: Org;
 
-beforeAll(async () => {
+/** An app whose log lines go to `lines`. */
+function startLoggedApp(env: Record<string, string> = {}): Promise<TestApp> {
   const stream = new Writable({
     write(chunk, _encoding, done) {
       for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
       done();
     },
   });
-  t = await startTestApp({}, undefined, { logger: { level: 'info', stream, ...LOG_REDACTION } });
+  return startTestApp(env, undefined, { logger: { level: 'info', stream, ...LOG_REDACTION } });
+}
+
+beforeAll(async () => {
+  t = await startLoggedApp();
   org = await t.signup();
 });
 afterAll(() => t.close());
@@ -60,12 +65,12 @@ async function linesOf(answer: Answer) {
 }
 
 /** Sends `send` the direct way, then through Fastify, and checks both were answered where they should be. */
-async function bothWays(send: (path: string) => Promise<Answer>): Promise<[Answer, Answer]> {
-  const before = t.app.directClickToCalls();
+async function bothWays(send: (path: string) => Promise<Answer>, app = t): Promise<[Answer, Answer]> {
+  const before = app.app.directClickToCalls();
   const direct = await send(DIRECT);
-  expect(t.app.directClickToCalls()).toBe(before + 1);
+  expect(app.app.directClickToCalls()).toBe(before + 1);
   const routed = await send(THROUGH_FASTIFY);
-  expect(t.app.directClickToCalls()).toBe(before + 1);
+  expect(app.app.directClickToCalls()).toBe(before + 1);
   return [direct, routed];
 }
 
@@ -199,31 +204,55 @@ describe('POST /api/click-to-call before Fastify (decision 0105)', () => {
     expect(t.app.directClickToCalls()).toBe(before);
   });
 
-  it('a forwarded request: answered directly when no proxy is trusted, by the route when one is', async () => {
-    const { apiToken, apiSecret } = await t.agentWithCredentials(org);
-    const forwarded = { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-host': 'calls.example.com' };
-    // No proxy trusted (the default): Fastify ignores the headers, and so does the direct path.
-    const [direct, routed] = await bothWays((path) =>
-      t.clickToCall({ token: apiToken, secret: apiSecret, body: { phone: nextPhone() }, path, headers: forwarded }),
-    );
-    expect(shape(direct)).toEqual(shape(routed));
-    const [line] = await linesOf(direct);
-    expect(line?.req).toMatchObject({ remoteAddress: '127.0.0.1', host: expect.stringMatching(/^127\.0\.0\.1:/) });
-    expect(await linesOf(direct)).toEqual(await linesOf(routed));
+  it('a forwarded request: answered directly, its client and host taken from the headers only as far as its proxies are trusted', async () => {
+    // A client behind two proxies: 198.51.100.7 → 203.0.113.9 → the loopback (the test).
+    const forwarded = {
+      'x-forwarded-for': '198.51.100.7, 203.0.113.9',
+      'x-forwarded-host': 'old.example.com, calls.example.com',
+    };
+    /** The request sent both ways to `app`: the same answer and the same log line, whose client and host are returned. */
+    const loggedClient = async (app: TestApp) => {
+      const owner = app === t ? org : await app.signup();
+      const { apiToken, apiSecret } = await app.agentWithCredentials(owner);
+      const [direct, routed] = await bothWays(
+        (path) =>
+          app.clickToCall({
+            token: apiToken,
+            secret: apiSecret,
+            body: { phone: nextPhone() },
+            path,
+            headers: forwarded,
+          }),
+        app,
+      );
+      expect(direct.status).toBe(200);
+      expect(shape(direct)).toEqual(shape(routed));
+      expect(await linesOf(direct)).toEqual(await linesOf(routed));
+      const [line] = await linesOf(direct);
+      const { remoteAddress, host } = (line?.req ?? {}) as { remoteAddress: string; host: string };
+      return { remoteAddress, host: host.replace(/:\d+$/, ':<port>') };
+    };
+    const itself = { remoteAddress: '127.0.0.1', host: '127.0.0.1:<port>' };
 
-    // The loopback trusted: the headers name the client and the host, which only Fastify reads.
-    const trusting = await startTestApp({ SWITCHBOARD_TRUSTED_PROXIES: '127.0.0.1' });
-    try {
-      const other = await trusting.signup();
-      const agent = await trusting.agentWithCredentials(other);
-      const sent = { token: agent.apiToken, secret: agent.apiSecret, body: { phone: nextPhone() }, headers: forwarded };
-      expect((await trusting.clickToCall(sent)).status).toBe(200);
-      expect(trusting.app.directClickToCalls()).toBe(0);
-      expect((await trusting.clickToCall({ ...sent, body: { phone: nextPhone() }, headers: {} })).status).toBe(200);
-      expect(trusting.app.directClickToCalls()).toBe(1);
-    } finally {
-      await trusting.close();
-    }
+    // No proxy trusted (the default): the headers are ignored.
+    expect(await loggedClient(t)).toEqual(itself);
+    const trusting = async (proxies: string) => {
+      const app = await startLoggedApp({ SWITCHBOARD_TRUSTED_PROXIES: proxies });
+      try {
+        return await loggedClient(app);
+      } finally {
+        await app.close();
+      }
+    };
+    // The loopback trusted: the client is the address it forwarded for, the host the last one named.
+    expect(await trusting('127.0.0.1')).toEqual({ remoteAddress: '203.0.113.9', host: 'calls.example.com' });
+    // Both proxies trusted: X-Forwarded-For is walked back to the first address not trusted.
+    expect(await trusting('127.0.0.1, 203.0.113.0/24')).toEqual({
+      remoteAddress: '198.51.100.7',
+      host: 'calls.example.com',
+    });
+    // A proxy trusted, but the request did not come from it: the headers are ignored.
+    expect(await trusting('10.0.0.1')).toEqual(itself);
   });
 
   it('counts both ways in the same HTTP metrics', async () => {

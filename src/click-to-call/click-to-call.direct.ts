@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentsService } from '../agents/agents.service.js';
 import { newId } from '../lib/ids.js';
@@ -23,44 +24,66 @@ export interface DirectClickToCallDeps {
   /** True once the server is closing: Fastify answers those requests (503 and `Connection: close`). */
   closing: () => boolean;
   /**
-   * Whether some proxies are trusted (`SWITCHBOARD_TRUSTED_PROXIES`): their `X-Forwarded-*` headers
-   * then change the address and host Fastify logs, so a request that carries one is Fastify's.
+   * The proxies trusted (`SWITCHBOARD_TRUSTED_PROXIES`, Fastify's `trustProxy`): their
+   * `X-Forwarded-For` and `X-Forwarded-Host` name the client and the host the log line shows.
    */
-  trustsProxies: boolean;
+  trustedProxies: boolean | string;
 }
-
-/** Headers whose meaning depends on `trustProxy`. */
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
 
 /**
  * Whether the request is the common case the direct path answers: `POST /api/click-to-call` with
- * no query, a body of a declared length within the route's limit, a token memory knows, and, when
- * proxies are trusted, nothing a proxy added. Everything else (no token or an unknown one, a chunked
- * or oversized body, a request through a trusted proxy, a server closing) goes to the Fastify
- * route, which answers it as documented.
+ * no query, a body of a declared length within the route's limit, and a token memory knows.
+ * Everything else (no token or an unknown one, a chunked or oversized body, a server closing) goes
+ * to the Fastify route, which answers it as documented.
  */
-function isCommonCase(req: IncomingMessage, { agents, trustsProxies }: DirectClickToCallDeps): boolean {
+function isCommonCase(req: IncomingMessage, { agents }: DirectClickToCallDeps): boolean {
   if (req.method !== 'POST' || req.url !== CLICK_TO_CALL_PATH) return false;
   const { headers } = req;
   if (headers['transfer-encoding'] !== undefined || headers['content-type'] === undefined) return false;
   const length = Number(headers['content-length']);
   if (!Number.isSafeInteger(length) || length <= 0 || length > MAX_BODY_BYTES) return false;
-  if (trustsProxies) for (const name of FORWARDING_HEADERS) if (headers[name] !== undefined) return false;
   const apiKey = header(headers['api-key']);
   // A token memory does not know (or must wait for the change feed to know) is refused before its
   // body is read, paced (decision 0029): the Fastify route's work.
   return apiKey !== undefined && apiKey !== '' && agents.isSurelyUnknownToken(apiKey) === false;
 }
 
-/** What Fastify's request serializer reads of a request (method, URL, host, address), no proxy trusted. */
-function loggedRequest(req: IncomingMessage) {
+/** A request's client address and host, as Fastify's `request.ip` and `request.host` read them. */
+interface ClientReader {
+  ip(req: IncomingMessage): string | undefined;
+  host(req: IncomingMessage): string | undefined;
+}
+
+/** With no proxy trusted: the socket's peer, and the `Host` header. */
+const DIRECT_CLIENT: ClientReader = {
+  ip: (req) => req.socket.remoteAddress,
+  host: (req) => req.headers.host,
+};
+
+/**
+ * With proxies trusted: what Fastify 5's request reads (fastify/lib/request.js), with the same
+ * library and the same trust function. The client is the last address of `X-Forwarded-For` walked
+ * back from the socket's peer through the trusted proxies; the host is the last entry of
+ * `X-Forwarded-Host` when the peer is trusted, else `Host` (decision 0116).
+ */
+function clientReader(trustedProxies: boolean | string): ClientReader {
+  if (trustedProxies === false) return DIRECT_CLIENT;
+  const trusts =
+    trustedProxies === true ? () => true : proxyAddr.compile(trustedProxies.split(',').map((entry) => entry.trim()));
   return {
-    method: req.method,
-    url: req.url,
-    headers: req.headers,
-    host: req.headers.host,
-    ip: req.socket.remoteAddress,
-    socket: req.socket,
+    ip(req) {
+      const addresses = proxyAddr.all(req, trusts);
+      return addresses[addresses.length - 1];
+    },
+    host(req) {
+      // Node joins a repeated X-Forwarded-Host with ", ": a string.
+      const forwarded = req.headers['x-forwarded-host'] as string | undefined;
+      if (forwarded && trusts(req.socket.remoteAddress ?? '', 0)) {
+        const last = forwarded.lastIndexOf(',');
+        return last === -1 ? forwarded.trim() : forwarded.slice(last + 1).trim();
+      }
+      return req.headers.host ?? '';
+    },
   };
 }
 
@@ -73,6 +96,16 @@ function loggedRequest(req: IncomingMessage) {
  */
 export function createDirectClickToCall(deps: DirectClickToCallDeps) {
   const { clickToCall, refusals, metrics, log, requestLog } = deps;
+  const client = clientReader(deps.trustedProxies);
+  /** What Fastify's request serializer reads of a request (method, URL, host, address). */
+  const loggedRequest = (req: IncomingMessage) => ({
+    method: req.method,
+    url: req.url,
+    headers: req.headers,
+    host: client.host(req),
+    ip: client.ip(req),
+    socket: req.socket,
+  });
 
   function answer(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, rawBody: Buffer) {
     const respond = (response: CtcResponse) => {

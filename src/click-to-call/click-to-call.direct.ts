@@ -64,7 +64,7 @@ const DIRECT_CLIENT: ClientReader = {
  * With proxies trusted: what Fastify 5's request reads (fastify/lib/request.js), with the same
  * library and the same trust function. The client is the last address of `X-Forwarded-For` walked
  * back from the socket's peer through the trusted proxies; the host is the last entry of
- * `X-Forwarded-Host` when the peer is trusted, else `Host` (decision 0116).
+ * `X-Forwarded-Host` when the peer is trusted, else `Host` (decision 0117).
  */
 function clientReader(trustedProxies: boolean | string): ClientReader {
   if (trustedProxies === false) return DIRECT_CLIENT;

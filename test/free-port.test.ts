@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from './helpers/free-port.js';
+import { freePort, LOWEST_PORT, PORTS } from './helpers/free-port.js';
 
 // Test processes claim the ports they hand out, so that two never hand out the same one: a server
 // process could otherwise fail to listen while another test's server answered its readiness probe.
@@ -29,7 +29,7 @@ const listenable = (port: number) =>
 async function listenablePorts(count: number): Promise<number[]> {
   const ports: number[] = [];
   while (ports.length < count) {
-    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    const port = LOWEST_PORT + Math.floor(Math.random() * PORTS);
     if (!ports.includes(port) && (await listenable(port))) ports.push(port);
   }
   return ports;
@@ -37,13 +37,12 @@ async function listenablePorts(count: number): Promise<number[]> {
 
 /**
  * Makes a claims directory of the test's own the one `freePort` uses, with each port of the range
- * claimed by `holder(port)`'s pid: this process's parent (alive) unless it says otherwise, no one
- * where it says `null`.
+ * claimed by the pid `holder(port)` names, by no one where it says `null`.
  */
-function claimEveryPort(holder: (port: number) => string | null = () => String(process.ppid)): string {
+function claimEveryPort(holder: (port: number) => string | null): string {
   const claims = mkdtempSync(path.join(tmpdir(), 'switchboard-port-claims-'));
   directories.push(claims);
-  for (let port = 20_000; port < 32_768; port++) {
+  for (let port = LOWEST_PORT; port < LOWEST_PORT + PORTS; port++) {
     const pid = holder(port);
     if (pid !== null) writeFileSync(path.join(claims, String(port)), pid);
   }

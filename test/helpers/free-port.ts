@@ -12,8 +12,8 @@ import { processIsAlive } from '../../src/db/data-dir.js';
 const handedOut = new Set<string>();
 
 /** The range ports are handed out from: below the kernel's ephemeral range (32768–60999). */
-const LOWEST_PORT = 20_000;
-const PORTS = 12_768;
+export const LOWEST_PORT = 20_000;
+export const PORTS = 12_768;
 
 /**
  * Where each test process claims the ports it hands out (a file per port holding its pid), so that

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { LOG_HOLD_MS } from '../src/logging.js';
 import { freePort } from './helpers/app.js';
 import { answersHealthz, until } from './helpers/wait.js';
 
@@ -193,13 +194,15 @@ describe('the log while standard output is not read', () => {
     // a pipe that is not read: nothing was dropped and the process grew with every request.
     const { child, url, stderr, exited } = await serve('pretty');
     expect(await sendRequests(url, REQUESTS, LONG_PATH)).toEqual({ 404: REQUESTS });
-    const dropped = await metric(url, 'switchboard_log_lines_dropped_total');
-    expect(dropped).toBeGreaterThan(0);
+    expect(await metric(url, 'switchboard_log_lines_dropped_total')).toBeGreaterThan(0);
 
     const { output } = readStdout(child);
     const notice =
       /^\[\d\d:\d\d:\d\d\] WARN: (1 log line was|[\d,]+ log lines were) dropped: standard output fell more than SWITCHBOARD_LOG_BUFFER_BYTES \(65,536 bytes\) behind/m;
     await until('the dropped lines to be reported', () => notice.test(output()));
+    // Read once the output caught up: the last lines were held (LOG_HOLD_MS) after their answers,
+    // and dropped, or not, when they were handed on (decision 0120).
+    const dropped = await metric(url, 'switchboard_log_lines_dropped_total');
     const written = output()
       .split('\n')
       .filter((line) => line.includes(`INFO: GET ${LONG_PATH} → 404`)).length;
@@ -332,6 +335,43 @@ describe('the log while standard output is not read', () => {
     const pad = 'x'.repeat(100);
     const waited = Array.from({ length: 2999 }, (_, i) => JSON.stringify({ last: i + 1, pad }));
     expect(lines.slice(-2999)).toEqual(waited);
+  }, 60_000);
+
+  it('lines logged close together go out in one write, each within LOG_HOLD_MS of being logged', async () => {
+    // Decision 0120: a write per turn of the event loop cost more than the lines it carried. Here
+    // 200 lines over 10 turns, then one line alone 0.2 s later; sonic-boom's writes are counted.
+    const script = [
+      "import fs from 'node:fs';",
+      'const write = fs.write;',
+      'let writes = 0;',
+      'fs.write = (...args) => { writes += 1; return write(...args); };',
+      'const log = boundedLogDestination(1 << 20);',
+      'const began = performance.now();',
+      'for (let turn = 0; turn < 10; turn++) {',
+      "  for (let i = 0; i < 20; i++) log.stream.write(JSON.stringify({ line: turn * 20 + i }) + '\\n');",
+      '  await new Promise((resolve) => setImmediate(resolve));',
+      '}',
+      'const span = performance.now() - began;',
+      'await new Promise((resolve) => setTimeout(resolve, 200));',
+      'console.error(JSON.stringify({ writes, span }));',
+      'const alone = performance.now();',
+      "log.stream.write(JSON.stringify({ line: 200 }) + '\\n');",
+      'while (writes < 2 && performance.now() - alone < 5000) await new Promise((resolve) => setTimeout(resolve, 1));',
+      "console.error('a line alone written after ' + (performance.now() - alone < 1000 ? 'less than' : 'more than') + ' a second');",
+      'await log.settle();',
+    ];
+    const child = runScript(script);
+    const { stderr, exited } = unreadStdout(child);
+    const { output, ended } = readStdout(child);
+    expect(await exited).toBe(0);
+    await ended;
+    const [counted, alone] = stderr().trim().split('\n');
+    // One write, or one per LOG_HOLD_MS the ten turns took on a machine that held the process up;
+    // before, one write a turn (ten).
+    const { writes, span } = JSON.parse(counted as string) as { writes: number; span: number };
+    expect(writes).toBeLessThanOrEqual(Math.min(9, 1 + Math.ceil(span / LOG_HOLD_MS)));
+    expect(alone).toBe('a line alone written after less than a second');
+    expect(output().trim().split('\n')).toEqual(Array.from({ length: 201 }, (_, line) => JSON.stringify({ line })));
   }, 60_000);
 
   it('SWITCHBOARD_LOG_BUFFER_BYTES: 16 MiB by default, from 64 KiB to 1 GiB', () => {

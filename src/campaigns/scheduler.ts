@@ -27,7 +27,7 @@ export interface CampaignSchedulerDeps {
   /** Other processes' wake-ups (a campaign started, resumed, contacts added). */
   changes?: ChangeFeed;
   onError: (error: unknown) => void;
-  /** Draws the pauses' jitter (tests give a fixed one); Math.random by default. */
+  /** Draws the pauses' jitter (decision 0119); Math.random by default, a constant makes the pauses exact. */
   random?: () => number;
   /** Said once per campaign and cause while its agent cannot place calls. */
   onIdle?: (campaignId: string, cause: string) => void;

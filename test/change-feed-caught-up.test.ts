@@ -1,9 +1,7 @@
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChangeFeed } from '../src/db/change-feed.js';
-import { createPostgresChangeFeed } from '../src/db/postgres-change-feed.js';
+import { openPostgresFeed } from './helpers/postgres-feed.js';
 import { startProxyToDatabase, type TcpProxy } from './helpers/tcp-proxy.js';
-import { until } from './helpers/wait.js';
 
 // ChangeFeed.caughtUp on PostgreSQL (decision 0092): a process that may have missed an announcement
 // another process made a moment ago waits for its own notification to come back instead of asking
@@ -17,24 +15,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the PostgreSQL change feed catchi
   });
 
   /** A feed as a process opens it (notifications sent on a pool), counting what it sends. */
-  async function openFeed(feedUrl = url) {
-    const pool = new pg.Pool({ connectionString: feedUrl, max: 2 });
-    const sent: string[] = [];
-    const feed = createPostgresChangeFeed({
-      url: feedUrl,
-      timeoutMs: 5000,
-      notify: async (channel, payload) => {
-        sent.push(payload);
-        await pool.query('select pg_notify($1, $2)', [channel, payload]);
-      },
-    });
-    closers.push(
-      () => pool.end(),
-      () => feed.close(),
-    );
-    await until('the feed to listen', async () => feed.live);
-    return { feed, sent };
-  }
+  const openFeed = (feedUrl = url) => openPostgresFeed(feedUrl, closers);
 
   async function delayedFeed(): Promise<{ feed: ChangeFeed; sent: string[]; proxy: TcpProxy }> {
     const proxy = await startProxyToDatabase(url);

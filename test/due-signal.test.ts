@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalChangeFeed } from '../src/db/change-feed.js';
-import { createPostgresChangeFeed } from '../src/db/postgres-change-feed.js';
 import { createDueSignal, DELIVERIES_DUE_TOPIC } from '../src/deliveries/due-signal.js';
+import { openPostgresFeed } from './helpers/postgres-feed.js';
 import { until } from './helpers/wait.js';
 
 // The "deliveries due" signal (decision 0113): a process's workers hear its own announcement once,
@@ -34,19 +34,7 @@ describe('the deliveries-due signal', () => {
 
     /** A process's feed and signal, as deliveries.module.ts builds them, and how often its worker was woken. */
     async function openProcess() {
-      const pool = new pg.Pool({ connectionString: url, max: 2 });
-      const feed = createPostgresChangeFeed({
-        url,
-        timeoutMs: 5000,
-        notify: async (channel, payload) => {
-          await pool.query('select pg_notify($1, $2)', [channel, payload]);
-        },
-      });
-      closers.push(
-        () => pool.end(),
-        () => feed.close(),
-      );
-      await until('the feed to listen', async () => feed.live);
+      const { feed } = await openPostgresFeed(url, closers);
       const due = createDueSignal(feed, failOnError);
       const opened = { feed, due, woken: 0 };
       due.subscribe(() => opened.woken++);

@@ -4,7 +4,6 @@ import fastifyCookie from '@fastify/cookie';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import secureJsonParse from 'secure-json-parse';
 import { createAgentsModule } from './agents/agents.module.js';
 import { createAuthModule } from './auth/auth.module.js';
 import { refuseCrossSiteWrites } from './auth/cross-site.js';
@@ -31,6 +30,7 @@ import { createLazyCompilers, type LazyCompilers } from './lib/lazy-compilers.js
 import { LOG_REDACTION } from './lib/log-redaction.js';
 import { createOutboundClient } from './lib/outbound-http.js';
 import { createRefusalPacer } from './lib/refusal-pacer.js';
+import { readRequestJson } from './lib/request-json.js';
 import { RequestLogController } from './lib/request-log.js';
 import { closeUnusedConnectionsOnClose } from './lib/unused-connections.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
@@ -116,29 +116,12 @@ function validatorCompiler(lazy: LazyCompilers) {
     lazy.validator(() => (httpPart === 'body' ? strict : lenient).compile(schema));
 }
 
-/**
- * JSON bodies of the management API, parsed so that each refusal says why: not JSON at all, or a
- * key that could pollute prototypes (`__proto__`, `constructor.prototype`). An empty body is none.
- */
+/** JSON bodies of the management API, read as `readRequestJson` reads them (each refusal says why). */
 function parseJsonBody(_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) {
-  const text = body.toString();
-  // No body at all is no body, whatever the content type says: routes that need one say so by
-  // their schema ("must be object"), and actions such as rotate-secret need none.
-  if (text.trim() === '') return done(null, undefined);
   try {
-    done(null, secureJsonParse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    done(null, readRequestJson(body.toString()));
   } catch (error) {
-    const forbidden = error instanceof SyntaxError && /prototype/i.test(error.message);
-    done(
-      validationError([
-        {
-          path: '$',
-          message: forbidden
-            ? 'The body contains a forbidden key (__proto__ or constructor.prototype)'
-            : `The body is not valid JSON: ${(error as Error).message}`,
-        },
-      ]),
-    );
+    done(error as Error);
   }
 }
 

@@ -79,6 +79,20 @@ describe('JSON bodies parsed in their own thread', () => {
     expect(await threaded.parse(bytesOf('{"name": "café 🎧"}'), true)).toEqual({ value: { name: 'café 🎧' } });
   });
 
+  it('leave unread a text its reader reads otherwise (refuseIf), on either side alike', async () => {
+    const refuseIf = /__proto__|^\uFEFF/;
+    for (const text of ['{"__proto__": {"a": 1}}', '\uFEFF{"a": 1}', '{"note": "__proto__"}']) {
+      expect(await threaded.parse(bytesOf(text), true, refuseIf), text).toBeUndefined();
+      expect(await inline.parse(bytesOf(text), true, refuseIf), text).toBeUndefined();
+      // Without it, JSON.parse's reading (a byte-order mark is not JSON).
+      expect(await threaded.parse(bytesOf(text), true)).toEqual(await inline.parse(bytesOf(text), true));
+    }
+    expect(await threaded.parse(bytesOf('{"a": 1}'), true, refuseIf)).toEqual({ value: { a: 1 } });
+    // The same pattern, over and over: it keeps no state between texts.
+    for (let i = 0; i < 3; i++)
+      expect(await threaded.parse(bytesOf('{"b": "__proto__"}'), true, refuseIf)).toBeUndefined();
+  });
+
   it('read a view of a larger buffer as its own bytes only', async () => {
     const pool = bytesOf('xxxx{"a": [1, 2]}yyyy');
     const view = pool.subarray(4, pool.length - 4);

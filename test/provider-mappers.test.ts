@@ -13,6 +13,8 @@ import {
 import { verifyRetellSignature } from '../src/providers/retell/retell-signature.js';
 import {
   switchboardCallIdOf,
+  VAPI_BODY_READ,
+  vapiCallIdOf,
   vapiDisposition,
   vapiEndedEvent,
   vapiRecordingUrl,
@@ -20,6 +22,7 @@ import {
   vapiToolCalls,
   vapiToolResults,
 } from '../src/providers/vapi/vapi-mapper.js';
+import { vapiIncomingCall } from '../src/providers/vapi/vapi-webhook.js';
 import { publishedEnum, publishedSchema } from './helpers/openapi.js';
 import { retellCallAnalyzed } from './helpers/retell-report.js';
 
@@ -217,6 +220,112 @@ describe('Vapi reports', () => {
       ],
     });
     expect(publishedSchema('vapi', 'ServerMessageResponseToolCalls')(answer)).toBe(true);
+  });
+});
+
+describe('Vapi bodies as the webhook keeps them (decision 0121)', () => {
+  /** Everything the webhook reads of a message. */
+  const read = (body: Record<string, unknown>) => {
+    const message = body.message as Record<string, unknown>;
+    return {
+      id: switchboardCallIdOf(message),
+      vapiId: vapiCallIdOf(message),
+      incoming: vapiIncomingCall(message),
+      ended: vapiEndedEvent(message, 'c', OUTCOMES, () => new Date(0)),
+      status: vapiStatusEvent(message, 'c', () => new Date(0)),
+      tools: vapiToolCalls(message),
+      type: message.type,
+    };
+  };
+  const kept = (body: unknown) => projectJson(body, VAPI_BODY_READ) as Record<string, unknown>;
+
+  it('reads the same of a report kept as VAPI_BODY_READ keeps it as of the whole body, and keeps little of it', () => {
+    const whole = { message: report };
+    expect(read(kept(whole))).toEqual(read(whole));
+    const words = Array.from({ length: 200 }, (_, i) => ({ word: 'yes', start: i, end: i + 0.5, confidence: 0.9 }));
+    const large = {
+      message: {
+        ...report,
+        transcript: 'AI: Hi Ada!\nUser: Sign me up'.repeat(100),
+        messagesOpenAIFormatted: Array.from({ length: 100 }, () => ({ role: 'user', content: 'Sign me up' })),
+        artifact: { ...(report.artifact as object), words, transcript: 'AI: Hi Ada!'.repeat(100) },
+        costs: Array.from({ length: 20 }, () => ({ type: 'model', cost: 0.01, promptTokens: 100 })),
+      },
+    };
+    expect(read(kept(large))).toEqual(read(large));
+    expect(JSON.stringify(kept(large)).length).toBeLessThan(JSON.stringify(large).length / 5);
+  });
+
+  it('reads the same of any message kept as of the whole, whatever stands where the webhook looks', () => {
+    // Mostly what the mapper reads (texts, times as numbers and as dates), sometimes anything at all.
+    const anything = fc.oneof(
+      fc.string({ minLength: 1 }),
+      fc.integer(),
+      fc.date({ noInvalidDate: true }).map((at) => at.toISOString()),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constant(undefined),
+    );
+    // An object with these fields (each may be undefined, and so left out), or anything else.
+    const holder = (fields: Record<string, fc.Arbitrary<unknown>>) =>
+      fc.oneof({ arbitrary: fc.record(fields), weight: 4 }, { arbitrary: anything, weight: 1 });
+    const metadata = holder({ switchboardCallId: anything });
+    const numbered = holder({ number: anything });
+    fc.assert(
+      fc.property(
+        fc.record(
+          {
+            type: fc.oneof(fc.constantFrom('end-of-call-report', 'status-update', 'tool-calls'), anything),
+            metadata,
+            customer: numbered,
+            phoneNumber: numbered,
+            call: holder({
+              id: anything,
+              type: fc.oneof(fc.constant('inboundPhoneCall'), anything),
+              assistantId: anything,
+              phoneNumberId: anything,
+              metadata,
+              assistantOverrides: holder({ metadata }),
+              customer: numbered,
+              phoneNumber: numbered,
+            }),
+            status: fc.oneof(fc.constantFrom('ringing', 'in-progress'), anything),
+            timestamp: anything,
+            endedReason: anything,
+            startedAt: anything,
+            endedAt: anything,
+            analysis: holder({ summary: anything, structuredData: anything }),
+            artifact: holder({
+              messages: fc.oneof(
+                anything,
+                fc.array(
+                  holder({
+                    role: fc.oneof(fc.constantFrom('bot', 'assistant', 'user', 'tool_call_result'), anything),
+                    message: anything,
+                    time: anything,
+                    name: anything,
+                    result: anything,
+                  }),
+                ),
+              ),
+              recording: holder({ mono: holder({ combinedUrl: anything }), stereoUrl: anything }),
+              recordingUrl: anything,
+              stereoRecordingUrl: anything,
+            }),
+            recordingUrl: anything,
+            toolCallList: fc.oneof(
+              anything,
+              fc.array(holder({ id: anything, function: holder({ name: anything, arguments: anything }) })),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+        (message) => {
+          const body = JSON.parse(JSON.stringify({ message }));
+          expect(read(kept(body))).toEqual(read(body));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 

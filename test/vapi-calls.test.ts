@@ -364,6 +364,65 @@ describe('calls through Vapi', () => {
     expect(level).toMatch(/nested deeper than/);
   });
 
+  it('reads bodies of any size alike: a large report ends its call; not JSON, a forbidden key or no body is refused as before', async () => {
+    const callId = (await clickToCall()).body.callId;
+    const call = { id: 'vapi-large', assistantOverrides: { metadata: { switchboardCallId: callId } } };
+    // 200 turns with the words' timings Vapi also sends: about 60 KB, parsed off the event loop (decision 0121).
+    const messages = Array.from({ length: 200 }, (_, i) => ({
+      role: i % 2 ? 'user' : 'bot',
+      message: `Turn ${i}: ${'words '.repeat(20)}`,
+      time: 1795341604000 + i * 1000,
+      secondsFromStart: i,
+      words: Array.from({ length: 5 }, (_, w) => ({ word: 'words', start: i + w / 10, end: i + w / 10 + 0.05 })),
+    }));
+    const report = endOfCallReport(call, { status: 'SOLD', email: 'ada@example.com' }, messages);
+    expect(JSON.stringify(report).length).toBeGreaterThan(32 * 1024);
+    expect((await webhook(report)).status).toBe(200);
+    const ended = await until('the call ended', async () => {
+      const c = await callOf(callId);
+      return c.status === 'ended' ? c : undefined;
+    });
+    expect([ended.outcome, ended.collectedData, ended.durationSeconds]).toEqual([
+      'SOLD',
+      { email: 'ada@example.com' },
+      30,
+    ]);
+    expect(ended.transcript).toHaveLength(200);
+    expect(ended.transcript[199]).toEqual({
+      role: 'user',
+      text: messages[199]?.message,
+      at: new Date(1795341604000 + 199_000).toISOString(),
+    });
+
+    const send = (body: string) =>
+      t.request('POST', '/providers/vapi/webhook', {
+        headers: { 'x-vapi-secret': SECRET, 'content-type': 'application/json' },
+        body,
+      });
+    const notJson = await send(`{"message": {"type": "status-update", ${' '.repeat(40_000)} "status": }}`);
+    expect(notJson.status).toBe(422);
+    expect([notJson.body.code, notJson.body.details]).toEqual([
+      'api:validation',
+      [{ path: '$', message: expect.stringMatching(/^The body is not valid JSON: /) }],
+    ]);
+    for (const key of ['"__proto__"', '"\\u005f_proto__"']) {
+      const forbidden = await send(`{"message": {"type": "status-update", ${key}: {"x": 1}}}`);
+      expect([forbidden.status, forbidden.body.code, forbidden.body.details]).toEqual([
+        422,
+        'api:validation',
+        [{ path: '$', message: 'The body contains a forbidden key (__proto__ or constructor.prototype)' }],
+      ]);
+    }
+    const noBody = await send('  ');
+    expect([noBody.status, noBody.body]).toEqual([400, { error: 'The body has no message object' }]);
+    // A byte-order mark is read past, as before.
+    const bom = await send(`\uFEFF${JSON.stringify({ message: { type: 'status-update', status: 'ringing', call } })}`);
+    expect(bom.status).toBe(200);
+    // A word that only might be a forbidden key is read, as before.
+    const message = { type: 'status-update', status: 'ringing', call, note: 'the constructor said "__proto__"' };
+    expect((await send(JSON.stringify({ message }))).status).toBe(200);
+  });
+
   it('answers ctc:008 with Vapi’s refusal recorded on the call, and frees the number', async () => {
     vapi.failNext(1);
     const phone = nextPhone();

@@ -37,13 +37,13 @@ export function projectJson(value: unknown, projection: JsonProjection): unknown
 
 /**
  * The JSON document in `bytes` (UTF-8, decoded as Buffer decodes it) as `projection` keeps it; throws
- * when the bytes are not JSON. Its source also runs in the parsing thread below.
+ * when the bytes are not JSON, or when their text matches `refuseIf`. Its source also runs in the
+ * parsing thread below.
  */
-function parseProjected(bytes: Uint8Array, projection: JsonProjection): unknown {
-  return projectJson(
-    JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')),
-    projection,
-  );
+function parseProjected(bytes: Uint8Array, projection: JsonProjection, refuseIf?: RegExp): unknown {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (refuseIf?.test(text)) throw new Error('refused');
+  return projectJson(JSON.parse(text), projection);
 }
 
 /** The parsing thread: each message's bytes parsed and projected; `inline` when the result cannot be sent back. */
@@ -51,10 +51,10 @@ const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 ${projectJson.toString()}
 ${parseProjected.toString()}
-parentPort.on('message', ({ id, bytes, projection }) => {
+parentPort.on('message', ({ id, bytes, projection, refuseIf }) => {
   let value;
   try {
-    value = parseProjected(bytes, projection);
+    value = parseProjected(bytes, projection, refuseIf);
   } catch {
     parentPort.postMessage({ id, json: false });
     return;
@@ -73,10 +73,11 @@ export const OFF_THREAD_FROM_BYTES = 16 * 1024;
 export interface JsonBodies {
   /**
    * The JSON document in `bytes` (UTF-8) as `projection` keeps it, or undefined when the bytes are
-   * not JSON. A large body is parsed in a thread of its own: the event loop only copies its bytes
-   * there and takes back what is kept.
+   * not JSON or their text matches `refuseIf` (a pattern without the `g` or `y` flag: a text the
+   * caller reads otherwise). A large body is parsed in a thread of its own: the event loop only
+   * copies its bytes there and takes back what is kept.
    */
-  parse(bytes: Uint8Array, projection: JsonProjection): Promise<{ value: unknown } | undefined>;
+  parse(bytes: Uint8Array, projection: JsonProjection, refuseIf?: RegExp): Promise<{ value: unknown } | undefined>;
   /** Starts the parsing thread ahead of the first large body (about 30 ms). */
   warm(): void;
   /** Stops the parsing thread; bodies parsed later are parsed on the event loop. */
@@ -84,9 +85,13 @@ export interface JsonBodies {
 }
 
 /** On the event loop: what the parsing thread does, for small bodies and when it cannot. */
-function parseHere(bytes: Uint8Array, projection: JsonProjection): { value: unknown } | undefined {
+function parseHere(
+  bytes: Uint8Array,
+  projection: JsonProjection,
+  refuseIf: RegExp | undefined,
+): { value: unknown } | undefined {
   try {
-    return { value: parseProjected(bytes, projection) };
+    return { value: parseProjected(bytes, projection, refuseIf) };
   } catch {
     return undefined;
   }
@@ -95,6 +100,7 @@ function parseHere(bytes: Uint8Array, projection: JsonProjection): { value: unkn
 interface Pending {
   bytes: Uint8Array;
   projection: JsonProjection;
+  refuseIf: RegExp | undefined;
   resolve: (parsed: { value: unknown } | undefined) => void;
 }
 
@@ -114,7 +120,8 @@ export function createJsonBodies({ offThreadFromBytes = OFF_THREAD_FROM_BYTES } 
   const pending = new Map<number, Pending>();
 
   const parseAllHere = () => {
-    for (const { bytes, projection, resolve } of pending.values()) resolve(parseHere(bytes, projection));
+    for (const { bytes, projection, refuseIf, resolve } of pending.values())
+      resolve(parseHere(bytes, projection, refuseIf));
     pending.clear();
   };
 
@@ -125,7 +132,7 @@ export function createJsonBodies({ offThreadFromBytes = OFF_THREAD_FROM_BYTES } 
       const waiting = pending.get(reply.id);
       if (!waiting) return;
       pending.delete(reply.id);
-      if ('inline' in reply) waiting.resolve(parseHere(waiting.bytes, waiting.projection));
+      if ('inline' in reply) waiting.resolve(parseHere(waiting.bytes, waiting.projection, waiting.refuseIf));
       else waiting.resolve(reply.json ? { value: reply.value } : undefined);
     });
     const gone = () => {
@@ -141,15 +148,16 @@ export function createJsonBodies({ offThreadFromBytes = OFF_THREAD_FROM_BYTES } 
   };
 
   return {
-    parse(bytes, projection) {
-      if (closed || bytes.byteLength < offThreadFromBytes) return Promise.resolve(parseHere(bytes, projection));
+    parse(bytes, projection, refuseIf) {
+      if (closed || bytes.byteLength < offThreadFromBytes)
+        return Promise.resolve(parseHere(bytes, projection, refuseIf));
       worker ??= start();
       const id = nextId++;
       // A copy of the bytes alone (a Buffer may be a view of a larger pool), handed over without another.
       const copy = new Uint8Array(bytes);
       return new Promise((resolve) => {
-        pending.set(id, { bytes, projection, resolve });
-        worker?.postMessage({ id, bytes: copy, projection }, [copy.buffer]);
+        pending.set(id, { bytes, projection, refuseIf, resolve });
+        worker?.postMessage({ id, bytes: copy, projection, refuseIf }, [copy.buffer]);
       });
     },
     warm() {

@@ -46,6 +46,8 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
   return {
     name: 'vapi',
     async warm() {
+      // Its large reports are parsed in a thread of their own (decision 0121): started ahead of the first.
+      host.bodies.warm();
       await import('@vapi-ai/server-sdk');
     },
     startCall: (request) => caller.startCall(request),
@@ -90,6 +92,7 @@ export function createVapiAdapter(host: ProviderHost): RealVoiceProvider {
     webhookRoutes: (app) =>
       vapiWebhookRoutes(app, {
         vapiSecrets: createVapiWebhookSecrets({ load: () => host.webhookSecrets('vapi') }),
+        bodies: host.bodies,
         vapi: createVapiWebhook({
           callContext: (callId) => host.calls.providerContext(callId),
           webhookSecretOpens: host.webhookSecretOpens,

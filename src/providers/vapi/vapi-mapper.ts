@@ -3,8 +3,54 @@
  * The only place that knows Vapi's shapes: everything returned here is a `CallEvent` or a plain value.
  */
 import type { TranscriptTurn } from '../../db/schema/index.js';
+import type { JsonProjection } from '../../lib/json-bodies.js';
 import { type Disposition, dateMs, isObject, type Json, outcomeOf, text } from '../provider-outcome.js';
 import type { CallEvent } from '../voice-provider.js';
+
+/** Where our call id may stand: Vapi's `metadata` of the assistant's overrides, of the call, or of the message. */
+const METADATA_READ: JsonProjection = { metadata: { switchboardCallId: true } };
+/** A number Vapi names as `{number}`: the caller (`customer`), or ours (`phoneNumber`). */
+const NUMBER_READ: JsonProjection = { number: true };
+
+/**
+ * What our Vapi webhook reads of a body, and all it keeps of it (decision 0121): the message's type,
+ * the call's ids and numbers, a status update, a report's times, reason, analysis, recording and
+ * each message's speaker, words and time, and the tool calls. A report's other copies of the
+ * conversation (`messagesOpenAIFormatted`, `transcript`, the call's own), its costs and the words'
+ * timings are most of its bytes, and are not kept.
+ */
+export const VAPI_BODY_READ: JsonProjection = {
+  message: {
+    type: true,
+    ...METADATA_READ,
+    customer: NUMBER_READ,
+    phoneNumber: NUMBER_READ,
+    call: {
+      id: true,
+      type: true,
+      assistantId: true,
+      phoneNumberId: true,
+      ...METADATA_READ,
+      assistantOverrides: METADATA_READ,
+      customer: NUMBER_READ,
+      phoneNumber: NUMBER_READ,
+    },
+    status: true,
+    timestamp: true,
+    endedReason: true,
+    startedAt: true,
+    endedAt: true,
+    analysis: { summary: true, structuredData: true },
+    artifact: {
+      messages: [{ role: true, message: true, time: true, name: true, result: true }],
+      recording: { mono: { combinedUrl: true }, stereoUrl: true },
+      recordingUrl: true,
+      stereoRecordingUrl: true,
+    },
+    recordingUrl: true,
+    toolCallList: [{ id: true, function: { name: true, arguments: true } }],
+  },
+};
 
 /** A text that says something: an empty one is none. */
 const filled = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);

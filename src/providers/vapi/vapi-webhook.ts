@@ -31,7 +31,7 @@ export interface VapiWebhookDeps {
  * number (`phoneNumber.number`, else its id `phoneNumberId`) and the assistant answering. Only a call
  * Vapi calls `inboundPhoneCall`: one placed from Vapi's dashboard with our assistant is not ours.
  */
-function vapiIncomingCall(message: Json): (IncomingCall & { assistantId: string }) | undefined {
+export function vapiIncomingCall(message: Json): (IncomingCall & { assistantId: string }) | undefined {
   const call = isObject(message.call) ? message.call : undefined;
   const providerCallId = vapiCallIdOf(message);
   const assistantId = text(call?.assistantId);

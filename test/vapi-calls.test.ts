@@ -405,8 +405,12 @@ describe('calls through Vapi', () => {
       'api:validation',
       [{ path: '$', message: expect.stringMatching(/^The body is not valid JSON: /) }],
     ]);
-    for (const key of ['"__proto__"', '"\\u005f_proto__"']) {
-      const forbidden = await send(`{"message": {"type": "status-update", ${key}: {"x": 1}}}`);
+    for (const key of [
+      '"__proto__": {"x": 1}',
+      '"\\u005f_proto__": {"x": 1}',
+      '"constructor": {"prototype": {"x": 1}}',
+    ]) {
+      const forbidden = await send(`{"message": {"type": "status-update", ${key}}}`);
       expect([forbidden.status, forbidden.body.code, forbidden.body.details]).toEqual([
         422,
         'api:validation',

@@ -31,7 +31,7 @@ export async function vapiWebhookRoutes(
   }: { vapi: VapiWebhook; vapiSecrets: VapiWebhookSecrets; bodies: Pick<JsonBodies, 'parse'> },
 ): Promise<void> {
   await app.register(async (vapiRoutes) => {
-    // The bytes as received, read by the handler (a JSON body of another type is 415, as elsewhere).
+    // A JSON body's bytes as received, read by the handler; other types are parsed as elsewhere in the API.
     vapiRoutes.removeContentTypeParser('application/json');
     vapiRoutes.addContentTypeParser(
       'application/json',

@@ -2,7 +2,6 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import { ApiError, besideSchema, type FieldProblem, notFound, soundPart, validationError } from '../errors.js';
 import type { SecretBox } from '../lib/crypto.js';
-import { sha256Hex } from '../lib/crypto.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, type Page, toPage } from '../lib/pagination.js';
 import { isKnownCountry } from '../lib/phone-numbers.js';
@@ -28,7 +27,7 @@ import {
   type SimulatorScenario,
   type UpdateAgentInput,
 } from './agents.schemas.js';
-import { buildInstructions, deriveApiToken, issueCredentials } from './credentials.js';
+import { apiTokenHash, buildInstructions, deriveApiToken, issueCredentials } from './credentials.js';
 
 /** What click-to-call needs of an agent, resolved from its API token. */
 export interface CallTriggerAgent {
@@ -446,12 +445,19 @@ export function createAgentsService({
      * promise when memory waits for the change feed to catch up first (decision 0092).
      */
     isSurelyUnknownToken(apiToken: string): boolean | Promise<boolean> {
-      return cache.isSurelyUnknown(sha256Hex(apiToken));
+      return cache.isSurelyUnknown(apiTokenHash(apiToken));
     },
 
-    /** The agent a click-to-call token belongs to, with its secret; undefined when none does. */
-    async findByApiToken(apiToken: string): Promise<CallTriggerAgent | undefined> {
-      const tokenHash = sha256Hex(apiToken);
+    /** `isSurelyUnknownToken` of a token already hashed (`apiTokenHash`). */
+    isSurelyUnknownTokenHash(tokenHash: string): boolean | Promise<boolean> {
+      return cache.isSurelyUnknown(tokenHash);
+    },
+
+    /**
+     * The agent a click-to-call token belongs to, with its secret; undefined when none does. Given
+     * the token's hash (`apiTokenHash`) when the caller has computed it already.
+     */
+    async findByApiToken(apiToken: string, tokenHash = apiTokenHash(apiToken)): Promise<CallTriggerAgent | undefined> {
       return cache.lookup(tokenHash, async () => {
         const row = await repository.findByTokenHash(tokenHash);
         if (!row?.apiSecretSealed) return undefined;

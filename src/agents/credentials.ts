@@ -18,6 +18,9 @@ export function deriveApiToken(box: SecretBox, agentId: string, nonce: string): 
   return `ctc_${box.derive('agent-api-token', `${agentId}.${nonce}`)}`;
 }
 
+/** What the agents table keeps of a click-to-call token, and what a request's token is looked up by. */
+export const apiTokenHash = (apiToken: string): string => sha256Hex(apiToken);
+
 export function issueCredentials(box: SecretBox, agentId: string): IssuedCredentials {
   const nonce = randomToken(16);
   const apiToken = deriveApiToken(box, agentId, nonce);
@@ -26,7 +29,7 @@ export function issueCredentials(box: SecretBox, agentId: string): IssuedCredent
     apiToken,
     apiSecret,
     columns: {
-      apiTokenHash: sha256Hex(apiToken),
+      apiTokenHash: apiTokenHash(apiToken),
       apiTokenNonce: nonce,
       apiSecretSealed: box.encrypt(apiSecret, agentId),
     },

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentsService } from '../agents/agents.service.js';
+import { apiTokenHash } from '../agents/credentials.js';
 import { newId } from '../lib/ids.js';
 import type { RefusalPacer } from '../lib/refusal-pacer.js';
 import type { RequestLogController } from '../lib/request-log.js';
@@ -14,7 +15,7 @@ import { MAX_BODY_BYTES } from './request-body.js';
 
 export interface DirectClickToCallDeps {
   clickToCall: ClickToCallService;
-  agents: Pick<AgentsService, 'isSurelyUnknownToken'>;
+  agents: Pick<AgentsService, 'isSurelyUnknownTokenHash'>;
   refusals: RefusalPacer;
   metrics: Metrics;
   /** The root logger: its lines carry the request's id as Fastify's child loggers do. */
@@ -32,20 +33,23 @@ export interface DirectClickToCallDeps {
 
 /**
  * Whether the request is the common case the direct path answers: `POST /api/click-to-call` with
- * no query, a body of a declared length within the route's limit, and a token memory knows.
- * Everything else (no token or an unknown one, a chunked or oversized body, a server closing) goes
- * to the Fastify route, which answers it as documented.
+ * no query, a body of a declared length within the route's limit, and a token memory knows. Returns
+ * that token's hash, which the service then looks the agent up by, or undefined. Everything else
+ * (no token or an unknown one, a chunked or oversized body, a server closing) goes to the Fastify
+ * route, which answers it as documented.
  */
-function isCommonCase(req: IncomingMessage, { agents }: DirectClickToCallDeps): boolean {
-  if (req.method !== 'POST' || req.url !== CLICK_TO_CALL_PATH) return false;
+function commonCaseTokenHash(req: IncomingMessage, { agents }: DirectClickToCallDeps): string | undefined {
+  if (req.method !== 'POST' || req.url !== CLICK_TO_CALL_PATH) return undefined;
   const { headers } = req;
-  if (headers['transfer-encoding'] !== undefined || headers['content-type'] === undefined) return false;
+  if (headers['transfer-encoding'] !== undefined || headers['content-type'] === undefined) return undefined;
   const length = Number(headers['content-length']);
-  if (!Number.isSafeInteger(length) || length <= 0 || length > MAX_BODY_BYTES) return false;
+  if (!Number.isSafeInteger(length) || length <= 0 || length > MAX_BODY_BYTES) return undefined;
   const apiKey = header(headers['api-key']);
+  if (apiKey === undefined || apiKey === '') return undefined;
   // A token memory does not know (or must wait for the change feed to know) is refused before its
   // body is read, paced (decision 0029): the Fastify route's work.
-  return apiKey !== undefined && apiKey !== '' && agents.isSurelyUnknownToken(apiKey) === false;
+  const tokenHash = apiTokenHash(apiKey);
+  return agents.isSurelyUnknownTokenHash(tokenHash) === false ? tokenHash : undefined;
 }
 
 /** A request's client address and host, as Fastify's `request.ip` and `request.host` read them. */
@@ -107,7 +111,19 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
     socket: req.socket,
   });
 
-  function answer(req: IncomingMessage, res: ServerResponse, requestId: string, startedAt: number, rawBody: Buffer) {
+  /** What `handle` learned of a request before its body arrived. */
+  interface Received {
+    requestId: string;
+    startedAt: number;
+    apiKeyHash: string;
+  }
+
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    { requestId, startedAt, apiKeyHash }: Received,
+    rawBody: Buffer,
+  ) {
     const respond = (response: CtcResponse) => {
       // Refusals of a caller without credentials are answered late and summed up in the log (decision 0029).
       const paced = PACED_CODES.has(String(response.body.code));
@@ -143,6 +159,7 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
       .trigger({
         requestId,
         apiKey: header(req.headers['api-key']),
+        apiKeyHash,
         signature: header(req.headers.signature),
         signatureTimestamp: header(req.headers['signature-timestamp']),
         idempotencyKey: header(req.headers['idempotency-key']),
@@ -158,7 +175,9 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
 
   let answered = 0;
   function handle(req: IncomingMessage, res: ServerResponse): boolean {
-    if (deps.closing() || !isCommonCase(req, deps)) return false;
+    if (deps.closing()) return false;
+    const apiKeyHash = commonCaseTokenHash(req, deps);
+    if (apiKeyHash === undefined) return false;
     answered++;
     const startedAt = performance.now();
     const requestId = newId('req');
@@ -167,7 +186,12 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () =>
-      answer(req, res, requestId, startedAt, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)),
+      answer(
+        req,
+        res,
+        { requestId, startedAt, apiKeyHash },
+        chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+      ),
     );
     // The client went away before its body arrived: nothing to answer.
     req.on('error', () => res.destroy());

@@ -28,6 +28,8 @@ import { signClickToCall, verifyClickToCallSignature } from './request-signature
 export interface ClickToCallRequest {
   requestId: string;
   apiKey: string | undefined;
+  /** `apiKey`'s hash (`apiTokenHash`), where the caller has computed it already: it is not computed again. */
+  apiKeyHash?: string;
   signature: string | undefined;
   /** `signature-timestamp`: Unix seconds, signed with the body (decision 0031). */
   signatureTimestamp: string | undefined;
@@ -378,7 +380,7 @@ export function createClickToCallService(deps: ClickToCallServiceDeps) {
     // 2–3. The agent it names.
     let agent: CallTriggerAgent | undefined;
     try {
-      agent = await agents.findByApiToken(request.apiKey);
+      agent = await agents.findByApiToken(request.apiKey, request.apiKeyHash);
     } catch (error) {
       report(error, 'loading the agent');
       return ctcError('ctc:002', requestId);

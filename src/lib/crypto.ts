@@ -15,7 +15,7 @@ export function hmacSha256Hex(secret: string | Buffer, body: string | Buffer): s
 /** SHA-256 hex: how API tokens, API keys and session ids are stored and looked up. */
 export function sha256Hex(value: string | Buffer): string {
   // One call into C++ rather than three (`crypto.hash`, Node 20.12 and later): every click to call
-  // hashes its token twice, once before its body is read and once to find its agent.
+  // hashes its token to find its agent.
   return hash('sha256', value, 'hex');
 }
 

@@ -52,6 +52,13 @@ function commonCaseTokenHash(req: IncomingMessage, { agents }: DirectClickToCall
   return agents.isSurelyUnknownTokenHash(tokenHash) === false ? tokenHash : undefined;
 }
 
+/** What the direct path learned of a request before its body arrived. */
+interface Received {
+  requestId: string;
+  startedAt: number;
+  apiKeyHash: string;
+}
+
 /** A request's client address and host, as Fastify's `request.ip` and `request.host` read them. */
 interface ClientReader {
   ip(req: IncomingMessage): string | undefined;
@@ -110,13 +117,6 @@ export function createDirectClickToCall(deps: DirectClickToCallDeps) {
     ip: client.ip(req),
     socket: req.socket,
   });
-
-  /** What `handle` learned of a request before its body arrived. */
-  interface Received {
-    requestId: string;
-    startedAt: number;
-    apiKeyHash: string;
-  }
 
   function answer(
     req: IncomingMessage,

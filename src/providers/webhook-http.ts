@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { apiErrors } from '../errors.js';
 import { ref } from '../lib/schema.js';
 import { type WebhookAnswer, WebhookRefusal } from './webhook-answer.js';
@@ -10,6 +10,18 @@ import { type WebhookAnswer, WebhookRefusal } from './webhook-answer.js';
  * their Content-Length, before they are read (decision 0029).
  */
 export const WEBHOOK_BODY_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Bodies of `contentType` (`*` for every type) handed to the routes of `routes` as the bytes received,
+ * up to WEBHOOK_BODY_LIMIT: a provider's signature is over those bytes, and its handler parses them.
+ */
+export function keepWebhookBodyBytes(routes: FastifyInstance, contentType: string): void {
+  routes.addContentTypeParser(
+    contentType,
+    { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+}
 
 export const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { logCallId } from '../../calls/log-call-id.js';
 import { refuse } from '../webhook-answer.js';
-import { header, send, WEBHOOK_BODY_LIMIT, webhookSchema } from '../webhook-http.js';
+import { header, keepWebhookBodyBytes, send, webhookSchema } from '../webhook-http.js';
 import type { RetellCredentialKeys } from './retell-credential-keys.js';
 import { RETELL_CREDENTIAL_PARAM } from './retell-publisher.js';
 import { hasFreshRetellSignatureHeader } from './retell-signature.js';
@@ -20,11 +20,7 @@ export async function retellWebhookRoutes(
   await app.register(async (retellRoutes) => {
     const signers = new WeakMap<object, RetellSigner>();
     retellRoutes.removeAllContentTypeParsers();
-    retellRoutes.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
-      (_request, body, done) => done(null, body),
-    );
+    keepWebhookBodyBytes(retellRoutes, '*');
     retellRoutes.addHook('onRequest', async (request, reply) => {
       const signature = header(request.headers['x-retell-signature']);
       if (!signature) return send(reply, refuse(401, 'x-retell-signature is missing'));

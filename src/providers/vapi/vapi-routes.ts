@@ -3,7 +3,7 @@ import { logCallId } from '../../calls/log-call-id.js';
 import { type JsonBodies, projectJson } from '../../lib/json-bodies.js';
 import { MAY_READ_OTHERWISE_THAN_JSON_PARSE, readRequestJson } from '../../lib/request-json.js';
 import { refuse } from '../webhook-answer.js';
-import { header, send, WEBHOOK_BODY_LIMIT, webhookSchema } from '../webhook-http.js';
+import { header, keepWebhookBodyBytes, send, WEBHOOK_BODY_LIMIT, webhookSchema } from '../webhook-http.js';
 import { VAPI_BODY_READ } from './vapi-mapper.js';
 import type { VapiWebhook } from './vapi-webhook.js';
 import type { VapiWebhookSecrets } from './vapi-webhook-secrets.js';
@@ -33,11 +33,7 @@ export async function vapiWebhookRoutes(
   await app.register(async (vapiRoutes) => {
     // A JSON body's bytes as received, read by the handler; other types are parsed as elsewhere in the API.
     vapiRoutes.removeContentTypeParser('application/json');
-    vapiRoutes.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
-      (_request, body, done) => done(null, body),
-    );
+    keepWebhookBodyBytes(vapiRoutes, 'application/json');
     // Vapi sends back the webhook secret of the credential its assistant was published with. Before
     // the body: the secret must be some Vapi credential's. After it: the credential of the call named.
     vapiRoutes.post(
